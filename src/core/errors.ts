@@ -1,0 +1,160 @@
+/**
+ * The error catalog: every error code a2a-kit puts on the wire, with its mapping to each binding
+ * (A2A v1.0.1 values, spec §5.4 / digest §c). One table, so a new code does not compile until
+ * every binding maps it.
+ */
+
+/** gRPC canonical status names (google.rpc.Code) used by the mapping. */
+export type GrpcStatusName =
+  | 'INVALID_ARGUMENT'
+  | 'NOT_FOUND'
+  | 'FAILED_PRECONDITION'
+  | 'UNIMPLEMENTED'
+  | 'INTERNAL'
+  | 'UNAUTHENTICATED'
+  | 'PERMISSION_DENIED'
+  | 'RESOURCE_EXHAUSTED'
+  | 'UNAVAILABLE';
+
+interface ErrorMapping {
+  /** Default human message. */
+  readonly message: string;
+  /** True for the A2A-defined errors: they carry ErrorInfo with domain `a2a-protocol.org`. */
+  readonly a2a: boolean;
+  readonly jsonrpc: number;
+  readonly http: number;
+  readonly grpc: GrpcStatusName;
+}
+
+/** ErrorInfo `domain` of A2A errors (spec §11.6). */
+export const A2A_ERROR_DOMAIN = 'a2a-protocol.org';
+
+// prettier-ignore
+export const ERROR_CATALOG = {
+  TASK_NOT_FOUND: { message: 'Task not found', a2a: true, jsonrpc: -32001, http: 404, grpc: 'NOT_FOUND' },
+  TASK_NOT_CANCELABLE: { message: 'Task cannot be canceled', a2a: true, jsonrpc: -32002, http: 400, grpc: 'FAILED_PRECONDITION' },
+  PUSH_NOTIFICATION_NOT_SUPPORTED: { message: 'Push notifications are not supported by this agent', a2a: true, jsonrpc: -32003, http: 400, grpc: 'FAILED_PRECONDITION' },
+  UNSUPPORTED_OPERATION: { message: 'This operation is not supported', a2a: true, jsonrpc: -32004, http: 400, grpc: 'FAILED_PRECONDITION' },
+  CONTENT_TYPE_NOT_SUPPORTED: { message: 'Content type not supported', a2a: true, jsonrpc: -32005, http: 400, grpc: 'INVALID_ARGUMENT' },
+  INVALID_AGENT_RESPONSE: { message: 'The agent produced an invalid response', a2a: true, jsonrpc: -32006, http: 500, grpc: 'INTERNAL' },
+  EXTENDED_AGENT_CARD_NOT_CONFIGURED: { message: 'No extended agent card is configured', a2a: true, jsonrpc: -32007, http: 400, grpc: 'FAILED_PRECONDITION' },
+  EXTENSION_SUPPORT_REQUIRED: { message: 'A required extension was not activated', a2a: true, jsonrpc: -32008, http: 400, grpc: 'FAILED_PRECONDITION' },
+  VERSION_NOT_SUPPORTED: { message: 'Protocol version not supported', a2a: true, jsonrpc: -32009, http: 400, grpc: 'FAILED_PRECONDITION' },
+  PARSE_ERROR: { message: 'Request body is not valid JSON', a2a: false, jsonrpc: -32700, http: 400, grpc: 'INVALID_ARGUMENT' },
+  INVALID_REQUEST: { message: 'Invalid request', a2a: false, jsonrpc: -32600, http: 400, grpc: 'INVALID_ARGUMENT' },
+  METHOD_NOT_FOUND: { message: 'Method not found', a2a: false, jsonrpc: -32601, http: 404, grpc: 'UNIMPLEMENTED' },
+  METHOD_NOT_ALLOWED: { message: 'HTTP method not allowed on this route', a2a: false, jsonrpc: -32601, http: 405, grpc: 'UNIMPLEMENTED' },
+  INVALID_PARAMS: { message: 'Invalid parameters', a2a: false, jsonrpc: -32602, http: 400, grpc: 'INVALID_ARGUMENT' },
+  PAYLOAD_TOO_LARGE: { message: 'Request body too large', a2a: false, jsonrpc: -32600, http: 413, grpc: 'RESOURCE_EXHAUSTED' },
+  UNSUPPORTED_MEDIA_TYPE: { message: 'Unsupported request content type', a2a: false, jsonrpc: -32600, http: 415, grpc: 'INVALID_ARGUMENT' },
+  INTERNAL: { message: 'Internal error', a2a: false, jsonrpc: -32603, http: 500, grpc: 'INTERNAL' },
+} as const satisfies Record<string, ErrorMapping>;
+
+/** Every error code a2a-kit sends or recognises. */
+export type A2AErrorCode = keyof typeof ERROR_CATALOG;
+
+/** A `google.rpc.BadRequest.FieldViolation`. */
+export interface FieldViolation {
+  field: string;
+  description: string;
+}
+
+/** Options of an {@link A2AError}. */
+export interface A2AErrorOptions {
+  /** ErrorInfo metadata (string to string), e.g. `{ taskId }`. */
+  metadata?: Record<string, string>;
+  /** Validation failures, sent as google.rpc.BadRequest. */
+  fieldViolations?: FieldViolation[];
+  /** The raw `@type` detail objects received from a peer (client side). */
+  details?: unknown[];
+  cause?: unknown;
+}
+
+/** An error the peer said (or will say) on the wire, with its spec code. */
+export class A2AError extends Error {
+  override readonly name = 'A2AError';
+  readonly code: A2AErrorCode;
+  readonly metadata: Record<string, string>;
+  readonly fieldViolations: FieldViolation[];
+  readonly details: unknown[];
+
+  constructor(code: A2AErrorCode, message?: string, options: A2AErrorOptions = {}) {
+    super(message ?? ERROR_CATALOG[code].message, { cause: options.cause });
+    this.code = code;
+    this.metadata = options.metadata ?? {};
+    this.fieldViolations = options.fieldViolations ?? [];
+    this.details = options.details ?? [];
+  }
+}
+
+/** True when `value` is an {@link A2AError}. */
+export function isA2AError(value: unknown): value is A2AError {
+  return value instanceof A2AError;
+}
+
+/** Builds the spec detail objects (`@type` Any) of an error: ErrorInfo and BadRequest. */
+export function errorDetails(error: A2AError): Record<string, unknown>[] {
+  const details: Record<string, unknown>[] = [];
+  if (ERROR_CATALOG[error.code].a2a) {
+    const info: Record<string, unknown> = {
+      '@type': 'type.googleapis.com/google.rpc.ErrorInfo',
+      reason: error.code,
+      domain: A2A_ERROR_DOMAIN,
+    };
+    if (Object.keys(error.metadata).length > 0) info.metadata = error.metadata;
+    details.push(info);
+  }
+  if (error.fieldViolations.length > 0) {
+    details.push({
+      '@type': 'type.googleapis.com/google.rpc.BadRequest',
+      fieldViolations: error.fieldViolations,
+    });
+  }
+  return details;
+}
+
+/** Reads the A2A reason out of received detail objects, if an A2A ErrorInfo is among them. */
+export function reasonFromDetails(details: unknown): A2AErrorCode | undefined {
+  if (!Array.isArray(details)) return undefined;
+  for (const d of details) {
+    if (d && typeof d === 'object' && (d as Record<string, unknown>).domain === A2A_ERROR_DOMAIN) {
+      const reason = (d as Record<string, unknown>).reason;
+      if (typeof reason === 'string' && reason in ERROR_CATALOG) return reason as A2AErrorCode;
+    }
+  }
+  return undefined;
+}
+
+/** Reads ErrorInfo metadata and field violations back out of received detail objects. */
+export function optionsFromDetails(details: unknown): A2AErrorOptions {
+  const options: A2AErrorOptions = { details: Array.isArray(details) ? details : [] };
+  for (const d of options.details ?? []) {
+    if (!d || typeof d !== 'object') continue;
+    const o = d as Record<string, unknown>;
+    if (o.metadata && typeof o.metadata === 'object')
+      options.metadata = o.metadata as Record<string, string>;
+    if (Array.isArray(o.fieldViolations))
+      options.fieldViolations = o.fieldViolations as FieldViolation[];
+  }
+  return options;
+}
+
+/** JSON-RPC code → error code, for clients (first listed wins where codes are shared). */
+export const CODE_BY_JSONRPC: ReadonlyMap<number, A2AErrorCode> = reverse('jsonrpc');
+/** HTTP status → error code, for HTTP+JSON errors that carry no A2A ErrorInfo. */
+export const CODE_BY_HTTP: ReadonlyMap<number, A2AErrorCode> = new Map<number, A2AErrorCode>([
+  [400, 'INVALID_PARAMS'],
+  [404, 'METHOD_NOT_FOUND'],
+  [405, 'METHOD_NOT_ALLOWED'],
+  [413, 'PAYLOAD_TOO_LARGE'],
+  [415, 'UNSUPPORTED_MEDIA_TYPE'],
+  [500, 'INTERNAL'],
+]);
+
+function reverse(column: 'jsonrpc'): Map<number, A2AErrorCode> {
+  const map = new Map<number, A2AErrorCode>();
+  for (const [code, m] of Object.entries(ERROR_CATALOG) as [A2AErrorCode, ErrorMapping][]) {
+    if (!map.has(m[column])) map.set(m[column], code);
+  }
+  return map;
+}

@@ -1,0 +1,19 @@
+/** Push notification configuration (spec §4.3, proto `TaskPushNotificationConfig`). */
+import { z } from 'zod';
+import { message, requiredString } from './proto-json.js';
+
+export const AuthenticationInfo = message({
+  scheme: requiredString,
+  credentials: z.string().optional(),
+});
+export type AuthenticationInfo = z.infer<typeof AuthenticationInfo>;
+
+export const TaskPushNotificationConfig = message({
+  tenant: z.string().optional(),
+  id: z.string().optional(),
+  taskId: z.string().optional(),
+  url: requiredString,
+  token: z.string().optional(),
+  authentication: AuthenticationInfo.optional(),
+});
+export type TaskPushNotificationConfig = z.infer<typeof TaskPushNotificationConfig>;

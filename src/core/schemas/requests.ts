@@ -1,0 +1,108 @@
+/** Request and response messages of the 11 operations (spec §3.1, proto `A2AService`). */
+import { z } from 'zod';
+import { Message } from './message.js';
+import { exactlyOne, int32, message, requiredString, struct, timestamp } from './proto-json.js';
+import { TaskPushNotificationConfig } from './push.js';
+import { Task, TaskState } from './task.js';
+
+const historyLength = int32.pipe(z.number().min(0, 'must not be negative'));
+const tenant = z.string().optional();
+
+export const SendMessageConfiguration = message({
+  acceptedOutputModes: z.array(z.string()).optional(),
+  taskPushNotificationConfig: TaskPushNotificationConfig.optional(),
+  historyLength: historyLength.optional(),
+  returnImmediately: z.boolean().optional(),
+});
+export type SendMessageConfiguration = z.infer<typeof SendMessageConfiguration>;
+
+export const SendMessageRequest = message({
+  tenant,
+  message: Message,
+  configuration: SendMessageConfiguration.optional(),
+  metadata: struct.optional(),
+});
+export type SendMessageRequest = z.infer<typeof SendMessageRequest>;
+
+/** `{task}` or `{message}` (proto oneof `payload`). */
+export const SendMessageResponse = message({
+  task: Task.optional(),
+  message: Message.optional(),
+}).superRefine(exactlyOne(['task', 'message'], 'payload'));
+export type SendMessageResponse = { task: Task } | { message: Message };
+
+export const GetTaskRequest = message({
+  tenant,
+  id: requiredString,
+  historyLength: historyLength.optional(),
+});
+export type GetTaskRequest = z.infer<typeof GetTaskRequest>;
+
+export const ListTasksRequest = message({
+  tenant,
+  contextId: z.string().optional(),
+  status: TaskState.optional(),
+  pageSize: int32.pipe(z.number().min(1).max(100, 'must be between 1 and 100')).optional(),
+  pageToken: z.string().optional(),
+  historyLength: historyLength.optional(),
+  statusTimestampAfter: timestamp.optional(),
+  includeArtifacts: z.boolean().optional(),
+});
+export type ListTasksRequest = z.infer<typeof ListTasksRequest>;
+
+export const ListTasksResponse = message({
+  tasks: z.array(Task),
+  nextPageToken: z.string(),
+  pageSize: int32,
+  totalSize: int32,
+});
+export type ListTasksResponse = z.infer<typeof ListTasksResponse>;
+
+export const CancelTaskRequest = message({
+  tenant,
+  id: requiredString,
+  metadata: struct.optional(),
+});
+export type CancelTaskRequest = z.infer<typeof CancelTaskRequest>;
+
+export const SubscribeToTaskRequest = message({ tenant, id: requiredString });
+export type SubscribeToTaskRequest = z.infer<typeof SubscribeToTaskRequest>;
+
+export const CreateTaskPushNotificationConfigRequest = TaskPushNotificationConfig;
+
+export const GetTaskPushNotificationConfigRequest = message({
+  tenant,
+  taskId: requiredString,
+  id: requiredString,
+});
+export type GetTaskPushNotificationConfigRequest = z.infer<
+  typeof GetTaskPushNotificationConfigRequest
+>;
+
+export const DeleteTaskPushNotificationConfigRequest = GetTaskPushNotificationConfigRequest;
+export type DeleteTaskPushNotificationConfigRequest = GetTaskPushNotificationConfigRequest;
+
+export const ListTaskPushNotificationConfigsRequest = message({
+  tenant,
+  taskId: requiredString,
+  pageSize: int32.pipe(z.number().min(0)).optional(),
+  pageToken: z.string().optional(),
+});
+export type ListTaskPushNotificationConfigsRequest = z.infer<
+  typeof ListTaskPushNotificationConfigsRequest
+>;
+
+export const ListTaskPushNotificationConfigsResponse = message({
+  configs: z.array(TaskPushNotificationConfig).optional(),
+  nextPageToken: z.string().optional(),
+});
+export type ListTaskPushNotificationConfigsResponse = z.infer<
+  typeof ListTaskPushNotificationConfigsResponse
+>;
+
+export const GetExtendedAgentCardRequest = message({ tenant });
+export type GetExtendedAgentCardRequest = z.infer<typeof GetExtendedAgentCardRequest>;
+
+/** google.protobuf.Empty: `{}` (JSON-RPC peers also send `null`; accept both). */
+export const Empty = z.preprocess((v) => v ?? {}, message({}));
+export type Empty = Record<string, never>;

@@ -1,0 +1,78 @@
+/** Task, TaskStatus, Artifact and the streaming events (spec §4.1, proto `Task`, `StreamResponse`). */
+import { z } from 'zod';
+import { Message } from './message.js';
+import { Part } from './part.js';
+import { exactlyOne, message, protoEnum, requiredString, struct, timestamp } from './proto-json.js';
+
+/** TaskState values in proto number order (1..8); `TASK_STATE_UNSPECIFIED` is never real data. */
+export const TASK_STATES = [
+  'TASK_STATE_SUBMITTED',
+  'TASK_STATE_WORKING',
+  'TASK_STATE_COMPLETED',
+  'TASK_STATE_FAILED',
+  'TASK_STATE_CANCELED',
+  'TASK_STATE_INPUT_REQUIRED',
+  'TASK_STATE_REJECTED',
+  'TASK_STATE_AUTH_REQUIRED',
+] as const;
+export const TaskState = protoEnum('TASK_STATE_UNSPECIFIED', TASK_STATES);
+export type TaskState = z.infer<typeof TaskState>;
+
+export const TaskStatus = message({
+  state: TaskState,
+  message: Message.optional(),
+  timestamp: timestamp.optional(),
+});
+export type TaskStatus = z.infer<typeof TaskStatus>;
+
+export const Artifact = message({
+  artifactId: requiredString,
+  name: z.string().optional(),
+  description: z.string().optional(),
+  parts: z.array(Part).min(1, 'must contain at least one part'),
+  metadata: struct.optional(),
+  extensions: z.array(z.string()).optional(),
+});
+export type Artifact = z.infer<typeof Artifact>;
+
+export const Task = message({
+  id: requiredString,
+  contextId: z.string().optional(),
+  status: TaskStatus,
+  artifacts: z.array(Artifact).optional(),
+  history: z.array(Message).optional(),
+  metadata: struct.optional(),
+});
+export type Task = z.infer<typeof Task>;
+
+export const TaskStatusUpdateEvent = message({
+  taskId: requiredString,
+  contextId: requiredString,
+  status: TaskStatus,
+  metadata: struct.optional(),
+});
+export type TaskStatusUpdateEvent = z.infer<typeof TaskStatusUpdateEvent>;
+
+export const TaskArtifactUpdateEvent = message({
+  taskId: requiredString,
+  contextId: requiredString,
+  artifact: Artifact,
+  append: z.boolean().optional(),
+  lastChunk: z.boolean().optional(),
+  metadata: struct.optional(),
+});
+export type TaskArtifactUpdateEvent = z.infer<typeof TaskArtifactUpdateEvent>;
+
+/** One of `task`, `message`, `statusUpdate`, `artifactUpdate` (proto oneof `payload`). */
+export const StreamResponse = message({
+  task: Task.optional(),
+  message: Message.optional(),
+  statusUpdate: TaskStatusUpdateEvent.optional(),
+  artifactUpdate: TaskArtifactUpdateEvent.optional(),
+}).superRefine(exactlyOne(['task', 'message', 'statusUpdate', 'artifactUpdate'], 'payload'));
+/** The payload of every SSE event, gRPC stream item and push body, as a union of its members. */
+export type StreamResponse =
+  | { task: Task }
+  | { message: Message }
+  | { statusUpdate: TaskStatusUpdateEvent }
+  | { artifactUpdate: TaskArtifactUpdateEvent };

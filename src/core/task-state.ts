@@ -1,0 +1,140 @@
+/**
+ * The task state machine (spec §3.1, digest §e): terminal and interrupted states, the allowed
+ * transitions, and the projection of a task from its event log. Terminal tasks never change.
+ */
+import type { Artifact, Message, StreamResponse, Task, TaskState } from './schemas/index.js';
+
+/** COMPLETED, FAILED, CANCELED, REJECTED: no transition ever leaves them. */
+export const TERMINAL_STATES: ReadonlySet<TaskState> = new Set<TaskState>([
+  'TASK_STATE_COMPLETED',
+  'TASK_STATE_FAILED',
+  'TASK_STATE_CANCELED',
+  'TASK_STATE_REJECTED',
+]);
+
+/** INPUT_REQUIRED, AUTH_REQUIRED: the task waits for the client. */
+export const INTERRUPTED_STATES: ReadonlySet<TaskState> = new Set<TaskState>([
+  'TASK_STATE_INPUT_REQUIRED',
+  'TASK_STATE_AUTH_REQUIRED',
+]);
+
+/** True for COMPLETED, FAILED, CANCELED and REJECTED. */
+export function isTerminal(state: TaskState): boolean {
+  return TERMINAL_STATES.has(state);
+}
+
+/** True for INPUT_REQUIRED and AUTH_REQUIRED. */
+export function isInterrupted(state: TaskState): boolean {
+  return INTERRUPTED_STATES.has(state);
+}
+
+/** True when a blocking call may return: the task is terminal or interrupted (spec §3.2.2). */
+export function isSettled(state: TaskState): boolean {
+  return TERMINAL_STATES.has(state) || INTERRUPTED_STATES.has(state);
+}
+
+/**
+ * Whether a task may move from `from` to `to`. Terminal states are final; SUBMITTED is only
+ * entered at creation or when a paused task receives its next message; everything else is allowed
+ * (active ⇄ interrupted, any non-terminal → any terminal).
+ */
+export function canTransition(from: TaskState, to: TaskState): boolean {
+  if (TERMINAL_STATES.has(from)) return false;
+  if (to === 'TASK_STATE_SUBMITTED')
+    return from === 'TASK_STATE_SUBMITTED' || INTERRUPTED_STATES.has(from);
+  return true;
+}
+
+/** Thrown when an event would change a task in a way the state machine forbids. */
+export class TaskTransitionError extends Error {
+  override readonly name = 'TaskTransitionError';
+}
+
+/**
+ * A task rebuilt from its event log. `apply` costs O(size of the event), never O(size of the
+ * task): artifacts are indexed by id and chunks are appended in place. Events are never aliased
+ * into the projection, so the log keeps what was actually sent.
+ */
+export class TaskProjection {
+  readonly task: Task;
+  private readonly artifactIndex = new Map<string, Artifact>();
+
+  constructor(task: Task) {
+    this.task = {
+      ...task,
+      status: task.status,
+      ...(task.artifacts ? { artifacts: task.artifacts.map(copyArtifact) } : {}),
+      ...(task.history ? { history: [...task.history] } : {}),
+    };
+    for (const a of this.task.artifacts ?? []) this.artifactIndex.set(a.artifactId, a);
+  }
+
+  /** Applies one log entry; throws {@link TaskTransitionError} on a forbidden change. */
+  apply(event: StreamResponse): void {
+    if ('task' in event) throw new TaskTransitionError('a task snapshot can only start a log');
+    if (isTerminal(this.task.status.state)) {
+      throw new TaskTransitionError(
+        `task ${this.task.id} is ${this.task.status.state}: it can no longer change`,
+      );
+    }
+    if ('statusUpdate' in event) {
+      const { status } = event.statusUpdate;
+      if (!canTransition(this.task.status.state, status.state)) {
+        throw new TaskTransitionError(
+          `task cannot move from ${this.task.status.state} to ${status.state}`,
+        );
+      }
+      this.task.status = status;
+      if (status.message) this.addHistory(status.message);
+    } else if ('artifactUpdate' in event) {
+      const { artifact, append } = event.artifactUpdate;
+      const existing = this.artifactIndex.get(artifact.artifactId);
+      if (append && existing) {
+        for (const p of artifact.parts) existing.parts.push(p);
+        if (artifact.metadata) existing.metadata = { ...existing.metadata, ...artifact.metadata };
+      } else if (existing) {
+        const copy = copyArtifact(artifact);
+        const list = this.task.artifacts ?? [];
+        list[list.indexOf(existing)] = copy;
+        this.artifactIndex.set(copy.artifactId, copy);
+      } else {
+        const copy = copyArtifact(artifact);
+        (this.task.artifacts ??= []).push(copy);
+        this.artifactIndex.set(copy.artifactId, copy);
+      }
+    } else {
+      this.addHistory(event.message);
+    }
+  }
+
+  private addHistory(message: Message): void {
+    const history = (this.task.history ??= []);
+    if (history[history.length - 1]?.messageId !== message.messageId) history.push(message);
+  }
+}
+
+function copyArtifact(a: Artifact): Artifact {
+  return { ...a, parts: [...a.parts] };
+}
+
+/**
+ * A view of a task limited to its `historyLength` most recent messages (spec §3.2.4: 0 omits
+ * `history`, unset means no limit) and without artifacts when `includeArtifacts` is false.
+ */
+export function taskView(
+  task: Task,
+  options: { historyLength?: number | undefined; includeArtifacts?: boolean },
+): Task {
+  const { historyLength, includeArtifacts = true } = options;
+  const limitHistory =
+    historyLength !== undefined &&
+    task.history !== undefined &&
+    task.history.length > historyLength;
+  if (!limitHistory && includeArtifacts && !(historyLength === 0 && task.history)) return task;
+  const view: Task = { ...task };
+  if (historyLength === 0) delete view.history;
+  else if (limitHistory && task.history)
+    view.history = task.history.slice(task.history.length - historyLength);
+  if (!includeArtifacts) delete view.artifacts;
+  return view;
+}

@@ -1,0 +1,547 @@
+/**
+ * A2AServer: the 11 operations with every spec rule, independent of any binding. Bindings parse
+ * and validate the wire request, then call the operation with a CallContext.
+ */
+import { A2AError } from '../core/errors.js';
+import { newId } from '../core/ids.js';
+import { OPERATIONS, type OperationName } from '../core/operations.js';
+import {
+  AgentCard,
+  type AgentCapabilities,
+  type AgentInterface,
+  type CancelTaskRequest,
+  type GetExtendedAgentCardRequest,
+  type GetTaskPushNotificationConfigRequest,
+  type GetTaskRequest,
+  type ListTaskPushNotificationConfigsRequest,
+  type ListTaskPushNotificationConfigsResponse,
+  type ListTasksRequest,
+  type ListTasksResponse,
+  type Message,
+  type SendMessageRequest,
+  type SendMessageResponse,
+  type SubscribeToTaskRequest,
+  type Task,
+  type TaskPushNotificationConfig,
+  type TaskState,
+} from '../core/schemas/index.js';
+import { isSettled, isTerminal, taskView } from '../core/task-state.js';
+import { describeViolations, fieldViolations } from '../core/validate.js';
+import { MemoryEventBus } from '../stores/memory/event-bus.js';
+import { MemoryTaskStore } from '../stores/memory/task-store.js';
+import {
+  ConcurrencyError,
+  InvalidPageTokenError,
+  type EventBus,
+  type Scope,
+  type TaskStore,
+} from '../stores/types.js';
+import type { Agent } from './agent.js';
+import type { CallContext } from './context.js';
+import { activateExtensions } from './extensions.js';
+import { acceptedInputModes, checkParts } from './media-types.js';
+import { TaskRunner, type StartResult } from './task-runner.js';
+import { openTaskStream, type StreamItem } from './task-stream.js';
+
+export type { StreamItem } from './task-stream.js';
+
+/** Options of {@link A2AServer}. */
+export interface A2AServerOptions {
+  agent: Agent;
+  /** Where tasks live; default an in-memory store with retention. */
+  store?: TaskStore;
+  /** Live fan-out; default in-process. */
+  bus?: EventBus;
+  /** Show the agent's own error messages in FAILED statuses (default false). */
+  exposeErrors?: boolean;
+  /** Where agent failures are logged (default `console`; `null` for silence). */
+  logger?: Pick<Console, 'warn' | 'error'> | null;
+}
+
+const PLACEHOLDER_INTERFACE: AgentInterface = {
+  url: 'http://127.0.0.1/',
+  protocolBinding: 'JSONRPC',
+  protocolVersion: '1.0',
+};
+
+/** Serves one agent: operations, task execution, streams. */
+export class A2AServer {
+  readonly agent: Agent;
+  readonly store: TaskStore;
+  readonly bus: EventBus;
+  readonly capabilities: AgentCapabilities;
+  private readonly runner: TaskRunner;
+  private readonly acceptedModes: string[];
+  private readonly inflight = new Map<string, Promise<StartResult>>();
+  private readonly replies = new Map<string, Message>();
+
+  constructor(options: A2AServerOptions) {
+    this.agent = options.agent;
+    this.store = options.store ?? new MemoryTaskStore();
+    this.bus = options.bus ?? new MemoryEventBus();
+    this.capabilities = {
+      streaming: true,
+      pushNotifications: false,
+      ...options.agent.card.capabilities,
+    };
+    const card = this.agentCard([PLACEHOLDER_INTERFACE]);
+    const checked = AgentCard.safeParse(card);
+    if (!checked.success) {
+      throw new Error(`Invalid agent card: ${describeViolations(fieldViolations(checked.error))}`);
+    }
+    this.acceptedModes = acceptedInputModes(card);
+    const logger = options.logger === null ? undefined : (options.logger ?? console);
+    this.runner = new TaskRunner({
+      store: this.store,
+      bus: this.bus,
+      agent: this.agent,
+      exposeErrors: options.exposeErrors ?? false,
+      logger,
+    });
+  }
+
+  /** The public Agent Card with these interfaces (in preference order). */
+  agentCard(interfaces: AgentInterface[]): AgentCard {
+    const { card } = this.agent;
+    return {
+      ...card,
+      supportedInterfaces: card.supportedInterfaces ?? interfaces,
+      capabilities: this.capabilities,
+      defaultInputModes: card.defaultInputModes ?? ['text/plain'],
+      defaultOutputModes: card.defaultOutputModes ?? ['text/plain'],
+    };
+  }
+
+  /** Dispatches a unary operation by its spec name (params already validated). */
+  invoke(name: OperationName, params: unknown, call: CallContext): Promise<unknown> {
+    const method = OPERATIONS[name].method;
+    if (method === 'sendStreamingMessage' || method === 'subscribeToTask') {
+      return Promise.reject(new Error(`${name} is a streaming operation: use stream()`));
+    }
+    return (this[method] as (p: unknown, c: CallContext) => Promise<unknown>).call(
+      this,
+      params,
+      call,
+    );
+  }
+
+  /** Opens one of the two streaming operations by its spec name (params already validated). */
+  stream(
+    name: 'SendStreamingMessage' | 'SubscribeToTask',
+    params: unknown,
+    call: CallContext,
+  ): Promise<AsyncIterable<StreamItem>> {
+    return name === 'SendStreamingMessage'
+      ? this.sendStreamingMessage(params as SendMessageRequest, call)
+      : this.subscribeToTask(params as SubscribeToTaskRequest, call);
+  }
+
+  /** SendMessage (spec §3.1.1): blocks until terminal or interrupted unless `returnImmediately`. */
+  async sendMessage(params: SendMessageRequest, call: CallContext): Promise<SendMessageResponse> {
+    const scope = this.admit(call);
+    const started = await this.startOrAttach(params, call, scope);
+    if ('message' in started) return { message: started.message };
+    const historyLength = params.configuration?.historyLength;
+    if (!params.configuration?.returnImmediately) {
+      await drain(await this.follow(scope, started.taskId, isSettled, call.signal));
+    }
+    return { task: await this.view(scope, started.taskId, { historyLength }) };
+  }
+
+  /** SendStreamingMessage (spec §3.1.2): the Task (or one Message), then every update in order. */
+  async sendStreamingMessage(
+    params: SendMessageRequest,
+    call: CallContext,
+  ): Promise<AsyncIterable<StreamItem>> {
+    const scope = this.admit(call);
+    this.requireStreaming();
+    const started = await this.startOrAttach(params, call, scope);
+    if ('message' in started) return single({ event: { message: started.message } });
+    // A new task replays its log from the creation snapshot; a resumed one starts at its snapshot.
+    const start = started.created
+      ? { mode: 'replay' as const, afterSeq: 0 }
+      : { mode: 'snapshot' as const };
+    return openTaskStream({
+      ...this.streamBase(scope, started.taskId, call),
+      start,
+      closeWhen: isSettled,
+    });
+  }
+
+  /** GetTask (spec §3.1.3). */
+  async getTask(params: GetTaskRequest, call: CallContext): Promise<Task> {
+    return this.view(this.admit(call), params.id, { historyLength: params.historyLength });
+  }
+
+  /** ListTasks (spec §3.1.4): the caller's tasks, newest status first, cursor pagination. */
+  async listTasks(params: ListTasksRequest, call: CallContext): Promise<ListTasksResponse> {
+    const scope = this.admit(call);
+    const pageSize = params.pageSize ?? 50;
+    let page;
+    try {
+      page = await this.store.list(scope, {
+        pageSize,
+        contextId: params.contextId,
+        status: params.status,
+        statusTimestampAfter: params.statusTimestampAfter,
+        pageToken: params.pageToken,
+      });
+    } catch (error) {
+      if (error instanceof InvalidPageTokenError) {
+        throw new A2AError('INVALID_PARAMS', error.message, {
+          fieldViolations: [{ field: 'pageToken', description: error.message }],
+        });
+      }
+      throw error;
+    }
+    const options = {
+      historyLength: params.historyLength,
+      includeArtifacts: params.includeArtifacts ?? false,
+    };
+    return {
+      tasks: page.tasks.map((t) => taskView(t, options)),
+      nextPageToken: page.nextPageToken,
+      pageSize,
+      totalSize: page.totalSize,
+    };
+  }
+
+  /** CancelTask (spec §3.1.5): repeat cancels return the canceled task; other terminal states refuse. */
+  async cancelTask(params: CancelTaskRequest, call: CallContext): Promise<Task> {
+    const scope = this.admit(call);
+    for (;;) {
+      const record = await this.record(scope, params.id);
+      const state = record.task.status.state;
+      if (state === 'TASK_STATE_CANCELED') return record.task;
+      if (isTerminal(state)) {
+        throw new A2AError(
+          'TASK_NOT_CANCELABLE',
+          `Task ${params.id} is ${state} and can no longer be canceled`,
+          {
+            metadata: { taskId: params.id, state },
+          },
+        );
+      }
+      if (await this.runner.cancel(params.id)) return this.view(scope, params.id, {});
+      const { task } = record;
+      const canceled = {
+        statusUpdate: {
+          taskId: task.id,
+          contextId: task.contextId ?? '',
+          status: {
+            state: 'TASK_STATE_CANCELED' as TaskState,
+            timestamp: new Date().toISOString(),
+          },
+        },
+      };
+      try {
+        const seq = await this.store.append(scope, task.id, [canceled], record.seq);
+        await this.bus.publish(task.id, { seq, event: canceled });
+        return this.view(scope, params.id, {});
+      } catch (error) {
+        if (!(error instanceof ConcurrencyError)) throw error;
+        // Another writer moved the task on: look again.
+      }
+    }
+  }
+
+  /**
+   * SubscribeToTask (spec §3.1.6): the current Task, then live updates until a terminal state.
+   * With `Last-Event-ID` the stream instead continues after that event, replaying what was missed.
+   */
+  async subscribeToTask(
+    params: SubscribeToTaskRequest,
+    call: CallContext,
+  ): Promise<AsyncIterable<StreamItem>> {
+    const scope = this.admit(call);
+    this.requireStreaming();
+    const record = await this.record(scope, params.id);
+    const afterSeq = parseLastEventId(call.lastEventId);
+    const terminal = isTerminal(record.task.status.state);
+    if (terminal && (afterSeq === undefined || afterSeq >= record.seq)) {
+      throw new A2AError(
+        'UNSUPPORTED_OPERATION',
+        `Task ${params.id} is ${record.task.status.state}: a finished task has no updates to subscribe to`,
+        {
+          metadata: { taskId: params.id },
+        },
+      );
+    }
+    const start =
+      afterSeq === undefined
+        ? { mode: 'snapshot' as const }
+        : { mode: 'replay' as const, afterSeq };
+    return openTaskStream({
+      ...this.streamBase(scope, params.id, call),
+      start,
+      closeWhen: isTerminal,
+    });
+  }
+
+  /** CreateTaskPushNotificationConfig (spec §3.1.7). */
+  async createTaskPushNotificationConfig(
+    _params: TaskPushNotificationConfig,
+    call: CallContext,
+  ): Promise<TaskPushNotificationConfig> {
+    this.admit(call);
+    return this.pushUnsupported();
+  }
+
+  /** GetTaskPushNotificationConfig (spec §3.1.8). */
+  async getTaskPushNotificationConfig(
+    _params: GetTaskPushNotificationConfigRequest,
+    call: CallContext,
+  ): Promise<TaskPushNotificationConfig> {
+    this.admit(call);
+    return this.pushUnsupported();
+  }
+
+  /** ListTaskPushNotificationConfigs (spec §3.1.9). */
+  async listTaskPushNotificationConfigs(
+    _params: ListTaskPushNotificationConfigsRequest,
+    call: CallContext,
+  ): Promise<ListTaskPushNotificationConfigsResponse> {
+    this.admit(call);
+    return this.pushUnsupported();
+  }
+
+  /** DeleteTaskPushNotificationConfig (spec §3.1.10). */
+  async deleteTaskPushNotificationConfig(
+    _params: GetTaskPushNotificationConfigRequest,
+    call: CallContext,
+  ): Promise<Record<string, never>> {
+    this.admit(call);
+    return this.pushUnsupported();
+  }
+
+  /** GetExtendedAgentCard (spec §3.1.11): capability gated. */
+  async getExtendedAgentCard(
+    _params: GetExtendedAgentCardRequest,
+    call: CallContext,
+  ): Promise<AgentCard> {
+    this.admit(call);
+    if (!this.capabilities.extendedAgentCard) {
+      throw new A2AError(
+        'UNSUPPORTED_OPERATION',
+        'This agent does not offer an extended agent card (capabilities.extendedAgentCard is not set)',
+      );
+    }
+    const source = this.agent.extendedCard;
+    if (!source)
+      throw new A2AError(
+        'EXTENDED_AGENT_CARD_NOT_CONFIGURED',
+        'The agent declares an extended card but none is configured',
+      );
+    return typeof source === 'function' ? source(call) : source;
+  }
+
+  /** Waits until no execution runs in this process (graceful shutdown, tests). */
+  idle(): Promise<void> {
+    return this.runner.idle();
+  }
+
+  /** Closes the store and the bus. */
+  async close(): Promise<void> {
+    await this.store.close();
+    await this.bus.close();
+  }
+
+  /** Per-call checks every operation shares: extensions; returns the caller's scope. */
+  private admit(call: CallContext): Scope {
+    call.activatedExtensions = activateExtensions(
+      this.capabilities.extensions ?? [],
+      call.requestedExtensions ?? [],
+    );
+    return { tenant: call.tenant ?? '', owner: call.principal?.id ?? '' };
+  }
+
+  private requireStreaming(): void {
+    if (!this.capabilities.streaming) {
+      throw new A2AError(
+        'UNSUPPORTED_OPERATION',
+        'This agent does not support streaming (capabilities.streaming is false)',
+      );
+    }
+  }
+
+  private pushUnsupported(): never {
+    throw new A2AError(
+      'PUSH_NOTIFICATION_NOT_SUPPORTED',
+      'This agent does not support push notifications (capabilities.pushNotifications is false)',
+    );
+  }
+
+  /**
+   * Starts a new task, resumes a paused one, or (a retried message with the same messageId)
+   * attaches to the task the first attempt created, so the agent never runs twice.
+   */
+  private async startOrAttach(
+    params: SendMessageRequest,
+    call: CallContext,
+    scope: Scope,
+  ): Promise<StartResult> {
+    const { message, configuration } = params;
+    if (configuration?.taskPushNotificationConfig && !this.capabilities.pushNotifications)
+      this.pushUnsupported();
+    const key = `${scope.tenant}\u0000${scope.owner}\u0000${message.messageId}`;
+    const pending = this.inflight.get(key);
+    if (pending) return pending;
+    const reply = this.replies.get(key);
+    if (reply) return { message: reply };
+    const known = await this.store.findByMessageId(scope, message.messageId);
+    if (known) {
+      if (message.taskId && message.taskId !== known) {
+        throw new A2AError(
+          'INVALID_PARAMS',
+          `messageId ${message.messageId} was already used for another task: use a new messageId`,
+          {
+            fieldViolations: [
+              { field: 'message.messageId', description: 'already used for another task' },
+            ],
+          },
+        );
+      }
+      const record = await this.record(scope, known);
+      return { taskId: known, seq: record.seq, created: false };
+    }
+    checkParts(message.parts, this.acceptedModes);
+    const started = this.start(params, call, scope);
+    this.inflight.set(key, started);
+    try {
+      const result = await started;
+      if ('message' in result) this.remember(key, result.message);
+      return result;
+    } finally {
+      this.inflight.delete(key);
+    }
+  }
+
+  private async start(
+    params: SendMessageRequest,
+    call: CallContext,
+    scope: Scope,
+  ): Promise<StartResult> {
+    const { message } = params;
+    const base = {
+      scope,
+      call,
+      message,
+      configuration: params.configuration,
+      metadata: params.metadata,
+    };
+    if (!message.taskId) {
+      // spec §3.4.1: a missing contextId is generated; a client-chosen new one is accepted.
+      return this.runner.start({
+        ...base,
+        taskId: newId(),
+        contextId: message.contextId || newId(),
+      });
+    }
+    const record = await this.record(scope, message.taskId);
+    const { task } = record;
+    if (message.contextId && message.contextId !== task.contextId) {
+      throw new A2AError(
+        'INVALID_PARAMS',
+        `Task ${task.id} belongs to context ${task.contextId}, not ${message.contextId}`,
+        {
+          fieldViolations: [
+            {
+              field: 'message.contextId',
+              description: 'does not match the context of message.taskId',
+            },
+          ],
+          metadata: { taskId: task.id },
+        },
+      );
+    }
+    const state = task.status.state;
+    if (isTerminal(state)) {
+      throw new A2AError(
+        'UNSUPPORTED_OPERATION',
+        `Task ${task.id} is ${state}: finished tasks never restart; send a new message without taskId (same contextId) to start a follow-up task`,
+        {
+          metadata: { taskId: task.id, state },
+        },
+      );
+    }
+    if (!isSettled(state) || this.runner.isRunning(task.id)) {
+      throw new A2AError(
+        'UNSUPPORTED_OPERATION',
+        `Task ${task.id} is ${state}: send the next message when it asks for input, or cancel it`,
+        {
+          metadata: { taskId: task.id, state },
+        },
+      );
+    }
+    return this.runner.start({
+      ...base,
+      taskId: task.id,
+      contextId: task.contextId ?? newId(),
+      current: record,
+    });
+  }
+
+  private remember(key: string, message: Message): void {
+    this.replies.set(key, message);
+    if (this.replies.size > 1000) this.replies.delete(this.replies.keys().next().value as string);
+  }
+
+  private follow(
+    scope: Scope,
+    taskId: string,
+    closeWhen: (s: TaskState) => boolean,
+    signal: AbortSignal | undefined,
+  ) {
+    return openTaskStream({
+      ...this.streamBase(scope, taskId, { signal }),
+      start: { mode: 'snapshot', historyLength: 0 },
+      closeWhen,
+    });
+  }
+
+  private streamBase(scope: Scope, taskId: string, call: Pick<CallContext, 'signal'>) {
+    return { store: this.store, bus: this.bus, scope, taskId, signal: call.signal };
+  }
+
+  private async record(scope: Scope, taskId: string) {
+    const record = await this.store.get(scope, taskId);
+    if (!record)
+      throw new A2AError('TASK_NOT_FOUND', `Task ${taskId} not found`, { metadata: { taskId } });
+    return record;
+  }
+
+  private async view(
+    scope: Scope,
+    taskId: string,
+    options: { historyLength?: number | undefined },
+  ): Promise<Task> {
+    return taskView((await this.record(scope, taskId)).task, options);
+  }
+}
+
+function parseLastEventId(value: string | undefined): number | undefined {
+  if (value === undefined || value === '') return undefined;
+  const n = Number(value);
+  if (!Number.isSafeInteger(n) || n < 0) {
+    throw new A2AError(
+      'INVALID_PARAMS',
+      `Last-Event-ID must be an event id this server sent, not "${value}"`,
+      {
+        fieldViolations: [
+          { field: 'Last-Event-ID', description: 'must be a non-negative integer' },
+        ],
+      },
+    );
+  }
+  return n;
+}
+
+async function drain(stream: AsyncIterable<unknown>): Promise<void> {
+  for await (const _ of stream) {
+    // consumed for its end: the task reached the awaited state
+  }
+}
+
+async function* single(item: StreamItem): AsyncIterable<StreamItem> {
+  yield item;
+}

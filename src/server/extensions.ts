@@ -1,0 +1,26 @@
+/** Extension activation (spec §4.6, digest §j). */
+import { A2AError } from '../core/errors.js';
+import type { AgentExtension } from '../core/schemas/index.js';
+
+/**
+ * The requested extensions this agent supports (the activated set, echoed in `A2A-Extensions`);
+ * throws EXTENSION_SUPPORT_REQUIRED when a `required` one was not requested. Unsupported requests
+ * are ignored, never mapped to another version (spec §4.6.3).
+ */
+export function activateExtensions(
+  declared: readonly AgentExtension[],
+  requested: readonly string[],
+): string[] {
+  const asked = new Set(requested);
+  const missing = declared
+    .filter((e) => e.required && e.uri && !asked.has(e.uri))
+    .map((e) => e.uri);
+  if (missing.length > 0) {
+    throw new A2AError(
+      'EXTENSION_SUPPORT_REQUIRED',
+      `This agent requires the extension${missing.length > 1 ? 's' : ''} ${missing.join(', ')}: send them in the A2A-Extensions header`,
+      { metadata: { extensions: missing.join(',') } },
+    );
+  }
+  return declared.filter((e) => e.uri && asked.has(e.uri)).map((e) => e.uri as string);
+}

@@ -1,0 +1,32 @@
+/** `a2a-kit/server`: define an agent and serve the A2A operations (runtime-neutral). */
+export { createAgent } from './agent.js';
+export type { Agent, AgentCardConfig, AgentEvent, ExecutionContext } from './agent.js';
+export { A2AServer } from './a2a-server.js';
+export type { A2AServerOptions, StreamItem } from './a2a-server.js';
+export type { CallContext, Principal } from './context.js';
+export { TaskHandle } from './task-handle.js';
+export type { ArtifactOptions, Content } from './task-handle.js';
+export { MemoryTaskStore } from '../stores/memory/task-store.js';
+export type { MemoryTaskStoreOptions } from '../stores/memory/task-store.js';
+export { MemoryEventBus } from '../stores/memory/event-bus.js';
+export { ConcurrencyError } from '../stores/types.js';
+export type {
+  EventBus,
+  LogEntry,
+  Scope,
+  TaskQuery,
+  TaskRecord,
+  TaskStore,
+  TaskPage,
+} from '../stores/types.js';
+export {
+  agentMessage,
+  dataOf,
+  dataPart,
+  fileUrlPart,
+  rawPart,
+  textOf,
+  textPart,
+  userMessage,
+} from '../core/parts.js';
+export { A2AError } from '../core/errors.js';

@@ -1,0 +1,263 @@
+/**
+ * Runs the agent for a task: one writer per task in this process. Every event the agent yields
+ * is checked against the state machine, appended to the store's log (optimistic concurrency on
+ * the sequence number), then published to the bus. Cancellation aborts the agent's signal and
+ * records CANCELED; an agent that throws fails the task with a status message.
+ */
+import { A2AError } from '../core/errors.js';
+import { now } from '../core/ids.js';
+import { agentMessage } from '../core/parts.js';
+import type { Message, StreamResponse, Task, TaskState } from '../core/schemas/index.js';
+import { canTransition, isInterrupted, isTerminal } from '../core/task-state.js';
+import type { EventBus, Scope, TaskStore } from '../stores/types.js';
+import type { Agent, AgentEvent, ExecutionContext } from './agent.js';
+import type { CallContext } from './context.js';
+import { TaskHandle } from './task-handle.js';
+
+/** What starting an execution produced: a stateless reply, or a task that now exists. */
+export type StartResult =
+  | { message: Message }
+  | { taskId: string; seq: number; /** true when this call created the task */ created: boolean };
+
+/** Everything needed to start or resume an execution. */
+export interface StartOptions {
+  scope: Scope;
+  call: CallContext;
+  message: Message;
+  taskId: string;
+  contextId: string;
+  /** The paused task being resumed (undefined for a new task). */
+  current?: { task: Task; seq: number } | undefined;
+  configuration: ExecutionContext['configuration'];
+  metadata: ExecutionContext['metadata'];
+}
+
+/** Options of the runner. */
+export interface TaskRunnerOptions {
+  store: TaskStore;
+  bus: EventBus;
+  agent: Agent;
+  /** Put the agent's own error messages in FAILED statuses (default false: internals stay hidden). */
+  exposeErrors?: boolean;
+  logger?: Pick<Console, 'warn' | 'error'> | undefined;
+}
+
+interface Execution {
+  readonly scope: Scope;
+  readonly handle: TaskHandle;
+  readonly abort: AbortController;
+  seq: number;
+  state: TaskState;
+  writes: Promise<unknown>;
+  done: Promise<void>;
+}
+
+/** Starts, resumes and cancels agent executions in this process. */
+export class TaskRunner {
+  private readonly running = new Map<string, Execution>();
+
+  constructor(private readonly options: TaskRunnerOptions) {}
+
+  /** True while this process runs the agent for the task. */
+  isRunning(taskId: string): boolean {
+    return this.running.has(taskId);
+  }
+
+  /** Starts the agent for a new task or resumes a paused one; resolves once the outcome is known. */
+  async start(start: StartOptions): Promise<StartResult> {
+    const { scope, message, taskId, contextId, current } = start;
+    const handle = new TaskHandle(taskId, contextId);
+    const abort = new AbortController();
+    const userMessage: Message = { ...message, taskId, contextId };
+    const context: ExecutionContext = {
+      message: userMessage,
+      task: handle,
+      current: current?.task,
+      signal: abort.signal,
+      call: start.call,
+      configuration: start.configuration,
+      metadata: start.metadata,
+    };
+    const exec: Execution = {
+      scope,
+      handle,
+      abort,
+      seq: 0,
+      state: 'TASK_STATE_SUBMITTED',
+      writes: Promise.resolve(),
+      done: Promise.resolve(),
+    };
+
+    let iterator: AsyncIterator<AgentEvent>;
+    let first: IteratorResult<AgentEvent> | { error: unknown };
+    if (current) {
+      // Resume: record the user's answer and leave the interrupted state before the agent runs.
+      exec.seq = current.seq;
+      exec.state = current.task.status.state;
+      this.running.set(taskId, exec);
+      try {
+        await this.write(exec, [{ message: userMessage }, handle.submitted()], message.messageId);
+      } catch (error) {
+        this.running.delete(taskId);
+        throw error;
+      }
+      iterator = this.options.agent.execute(context)[Symbol.asyncIterator]();
+      first = await next(iterator);
+    } else {
+      iterator = this.options.agent.execute(context)[Symbol.asyncIterator]();
+      first = await next(iterator);
+      if (!('error' in first) && !first.done && isMessage(first.value)) {
+        void iterator.return?.().catch(() => undefined);
+        return { message: { ...first.value, contextId: first.value.contextId || contextId } };
+      }
+      const task: Task = {
+        id: taskId,
+        contextId,
+        status: { state: 'TASK_STATE_SUBMITTED', timestamp: now() },
+        history: [userMessage],
+      };
+      await this.options.store.create(scope, task, { messageId: message.messageId });
+      exec.seq = 1;
+      this.running.set(taskId, exec);
+      await this.options.bus.publish(taskId, { seq: 1, event: { task } });
+    }
+    exec.done = this.drive(exec, iterator, first);
+    return { taskId, seq: exec.seq, created: !current };
+  }
+
+  /**
+   * Cancels a task this process runs: aborts the agent's signal and records CANCELED (cancel
+   * wins over anything the agent yields afterwards). Returns false when it does not run here.
+   */
+  async cancel(taskId: string, reason?: string): Promise<boolean> {
+    const exec = this.running.get(taskId);
+    if (!exec) return false;
+    if (!isTerminal(exec.state)) {
+      exec.abort.abort(new A2AError('TASK_NOT_CANCELABLE', 'canceled'));
+      await this.write(exec, [exec.handle.canceled(reason)]);
+    }
+    return true;
+  }
+
+  /** Waits for every execution in this process to end (for graceful shutdown and tests). */
+  async idle(): Promise<void> {
+    await Promise.all([...this.running.values()].map((e) => e.done));
+  }
+
+  private async drive(
+    exec: Execution,
+    iterator: AsyncIterator<AgentEvent>,
+    first: IteratorResult<AgentEvent> | { error: unknown },
+  ): Promise<void> {
+    const taskId = exec.handle.id;
+    let result = first;
+    try {
+      while (!('error' in result) && !result.done && !isTerminal(exec.state)) {
+        await this.accept(exec, result.value);
+        if (isTerminal(exec.state) || exec.abort.signal.aborted) break;
+        result = await next(iterator);
+      }
+      if ('error' in result) throw result.error;
+      if (!result.done) void iterator.return?.().catch(() => undefined);
+      if (!isTerminal(exec.state) && !isInterrupted(exec.state)) {
+        await this.fail(exec, 'The agent stopped without finishing the task.');
+      }
+    } catch (error) {
+      if (!isTerminal(exec.state)) {
+        this.options.logger?.error(`a2a-kit: agent failed on task ${taskId}:`, error);
+        const detail =
+          this.options.exposeErrors && error instanceof Error ? `: ${error.message}` : '.';
+        await this.fail(exec, `The agent failed while working on the task${detail}`).catch((e) =>
+          this.options.logger?.error(`a2a-kit: could not record the failure of task ${taskId}:`, e),
+        );
+      }
+    } finally {
+      await exec.writes.catch(() => undefined);
+      this.running.delete(taskId);
+    }
+  }
+
+  /** Checks one agent event and appends it; an invalid event fails the task. */
+  private async accept(exec: Execution, event: AgentEvent): Promise<void> {
+    const { id, contextId } = exec.handle;
+    let entry: StreamResponse;
+    if (isMessage(event)) {
+      entry = { message: { ...event, taskId: id, contextId } };
+    } else if ('statusUpdate' in event && event.statusUpdate?.status?.state) {
+      const status = event.statusUpdate.status;
+      if (!canTransition(exec.state, status.state)) {
+        throw new A2AError(
+          'INVALID_AGENT_RESPONSE',
+          `agent moved the task from ${exec.state} to ${status.state}`,
+        );
+      }
+      entry = {
+        statusUpdate: {
+          ...event.statusUpdate,
+          taskId: id,
+          contextId,
+          status: { ...status, timestamp: status.timestamp ?? now() },
+        },
+      };
+    } else if ('artifactUpdate' in event && event.artifactUpdate?.artifact?.parts?.length) {
+      entry = { artifactUpdate: { ...event.artifactUpdate, taskId: id, contextId } };
+    } else {
+      throw new A2AError(
+        'INVALID_AGENT_RESPONSE',
+        'agent yielded something that is not a message, status or artifact event',
+      );
+    }
+    await this.write(exec, [entry]);
+  }
+
+  private fail(exec: Execution, text: string): Promise<void> {
+    return this.write(exec, [exec.handle.failed(agentMessage(text))]);
+  }
+
+  /** Serializes appends of one task: store first (durable), then the bus (live). */
+  private write(exec: Execution, events: StreamResponse[], messageId?: string): Promise<void> {
+    const run = async () => {
+      let state = exec.state;
+      if (isTerminal(state)) return; // terminal tasks never change (cancel may have won)
+      for (const e of events) {
+        if (!('statusUpdate' in e)) continue;
+        if (!canTransition(state, e.statusUpdate.status.state)) return;
+        state = e.statusUpdate.status.state;
+      }
+      const from = exec.seq;
+      exec.seq = await this.options.store.append(
+        exec.scope,
+        exec.handle.id,
+        events,
+        from,
+        messageId ? { messageId } : {},
+      );
+      exec.state = state;
+      for (let i = 0; i < events.length; i++) {
+        await this.options.bus.publish(exec.handle.id, {
+          seq: from + i + 1,
+          event: events[i] as StreamResponse,
+        });
+      }
+    };
+    const p = exec.writes.then(run, run);
+    exec.writes = p.catch(() => undefined);
+    return p;
+  }
+}
+
+function isMessage(event: AgentEvent): event is Message {
+  return (
+    typeof (event as Message).messageId === 'string' && Array.isArray((event as Message).parts)
+  );
+}
+
+async function next(
+  iterator: AsyncIterator<AgentEvent>,
+): Promise<IteratorResult<AgentEvent> | { error: unknown }> {
+  try {
+    return await iterator.next();
+  } catch (error) {
+    return { error };
+  }
+}

@@ -1,0 +1,103 @@
+/**
+ * Plug-in points for state: the task store (event log + projected snapshot, optimistic
+ * concurrency on a sequence number) and the event bus (live fan-out of appended events).
+ * Every implementation runs the exported suites in `a2a-kit/testing`.
+ */
+import type { ListTasksRequest, StreamResponse, Task } from '../core/schemas/index.js';
+
+/** Who a task belongs to: its tenant and owning principal (`''` when none). */
+export interface Scope {
+  readonly tenant: string;
+  readonly owner: string;
+}
+
+/** One entry of a task's event log. `seq` starts at 1 (the creation snapshot) and grows by 1. */
+export interface LogEntry {
+  readonly seq: number;
+  readonly event: StreamResponse;
+}
+
+/** A task snapshot with the sequence number of the last event applied to it. */
+export interface TaskRecord {
+  /** Read-only: stores may hand out their live projection. */
+  readonly task: Task;
+  readonly seq: number;
+}
+
+/** The filters and paging of ListTasks, already validated (pageSize resolved to 1..100). */
+export type TaskQuery = Pick<
+  ListTasksRequest,
+  'contextId' | 'status' | 'statusTimestampAfter' | 'pageToken'
+> & { pageSize: number };
+
+/** One page of tasks, newest status first. */
+export interface TaskPage {
+  tasks: Task[];
+  /** `''` on the last page. */
+  nextPageToken: string;
+  totalSize: number;
+}
+
+/** Thrown by {@link TaskStore.append} when `expectedSeq` is not the current sequence number. */
+export class ConcurrencyError extends Error {
+  override readonly name = 'ConcurrencyError';
+  constructor(
+    readonly taskId: string,
+    readonly expectedSeq: number,
+    readonly actualSeq: number,
+  ) {
+    super(
+      `task ${taskId} is at seq ${actualSeq}, not ${expectedSeq}: another writer got there first`,
+    );
+  }
+}
+
+/** Thrown when a page token cannot be decoded. */
+export class InvalidPageTokenError extends Error {
+  override readonly name = 'InvalidPageTokenError';
+}
+
+/** Durable task state: an append-only event log per task and its projected snapshot. */
+export interface TaskStore {
+  /**
+   * Creates a task; its log starts with `{ task }` at seq 1. `messageId` (the user message that
+   * created it) is indexed for de-duplication of retried sends. Throws if the id exists.
+   */
+  create(scope: Scope, task: Task, options?: { messageId?: string }): Promise<void>;
+  /**
+   * Appends events after `expectedSeq` and applies them to the snapshot; returns the new seq.
+   * Throws {@link ConcurrencyError} when the log is not at `expectedSeq`. `messageId` indexes a
+   * user message for de-duplication. Cost is O(size of the events), not of the task.
+   */
+  append(
+    scope: Scope,
+    taskId: string,
+    events: readonly StreamResponse[],
+    expectedSeq: number,
+    options?: { messageId?: string },
+  ): Promise<number>;
+  /** The snapshot, or `undefined` when the task does not exist in this scope. */
+  get(scope: Scope, taskId: string): Promise<TaskRecord | undefined>;
+  /** Log entries with `seq > afterSeq`, in order, at most `limit` of them. */
+  events(scope: Scope, taskId: string, afterSeq: number, limit?: number): Promise<LogEntry[]>;
+  /** Tasks of the scope matching the query, newest status timestamp first, one page. */
+  list(scope: Scope, query: TaskQuery): Promise<TaskPage>;
+  /** The id of the task a user message created or continued, for retried sends. */
+  findByMessageId(scope: Scope, messageId: string): Promise<string | undefined>;
+  /** Deletes a task, its log and its index entries. */
+  delete(scope: Scope, taskId: string): Promise<void>;
+  /** Releases resources (timers, connections). */
+  close(): Promise<void>;
+}
+
+/** Receives the entries appended to one task, in order. */
+export type LogListener = (entry: LogEntry) => void;
+
+/** Live fan-out of appended log entries (across instances for the distributed buses). */
+export interface EventBus {
+  /** Publishes an entry that is already durable in the store. */
+  publish(taskId: string, entry: LogEntry): Promise<void>;
+  /** Listens to one task's entries; resolves once listening, to a function that stops it. */
+  subscribe(taskId: string, listener: LogListener): Promise<() => void>;
+  close(): Promise<void>;
+}

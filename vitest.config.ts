@@ -1,0 +1,14 @@
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  test: {
+    include: [
+      'src/**/*.test.ts',
+      'test/conformance/**/*.test.ts',
+      'test/e2e/**/*.test.ts',
+      'examples/**/*.test.ts',
+    ],
+    testTimeout: 20_000,
+    hookTimeout: 20_000,
+  },
+});
