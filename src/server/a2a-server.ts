@@ -384,8 +384,25 @@ export class A2AServer {
     if (configuration?.taskPushNotificationConfig && !this.capabilities.pushNotifications)
       this.pushUnsupported();
     const key = `${scope.tenant}\u0000${scope.owner}\u0000${message.messageId}`;
+    // Registered before the first await, so concurrent retries share one attempt.
     const pending = this.inflight.get(key);
     if (pending) return pending;
+    const attempt = this.attachOrStart(params, call, scope, key);
+    this.inflight.set(key, attempt);
+    try {
+      return await attempt;
+    } finally {
+      this.inflight.delete(key);
+    }
+  }
+
+  private async attachOrStart(
+    params: SendMessageRequest,
+    call: CallContext,
+    scope: Scope,
+    key: string,
+  ): Promise<StartResult> {
+    const { message } = params;
     const reply = this.replies.get(key);
     if (reply) return { message: reply };
     const known = await this.store.findByMessageId(scope, message.messageId);
@@ -405,15 +422,9 @@ export class A2AServer {
       return { taskId: known, seq: record.seq, created: false };
     }
     checkParts(message.parts, this.acceptedModes);
-    const started = this.start(params, call, scope);
-    this.inflight.set(key, started);
-    try {
-      const result = await started;
-      if ('message' in result) this.remember(key, result.message);
-      return result;
-    } finally {
-      this.inflight.delete(key);
-    }
+    const result = await this.start(params, call, scope);
+    if ('message' in result) this.remember(key, result.message);
+    return result;
   }
 
   private async start(

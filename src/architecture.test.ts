@@ -1,0 +1,63 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+const root = new URL('.', import.meta.url).pathname;
+
+function sources(dir: string): string[] {
+  return readdirSync(join(root, dir), { withFileTypes: true }).flatMap((entry) => {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) return sources(path);
+    return entry.name.endsWith('.ts') && !entry.name.endsWith('.test.ts') ? [path] : [];
+  });
+}
+
+function imports(file: string): string[] {
+  const text = readFileSync(join(root, file), 'utf8');
+  return [...text.matchAll(/^\s*(?:import|export)[^'"]*from\s+'([^']+)'/gm)].map(
+    (m) => m[1] as string,
+  );
+}
+
+/** Files of `dir` whose imports break `allowed`. */
+function violations(dir: string, allowed: (specifier: string, file: string) => boolean): string[] {
+  return sources(dir).flatMap((file) =>
+    imports(file)
+      .filter((spec) => !allowed(spec, file))
+      .map((spec) => `${file} imports ${spec}`),
+  );
+}
+
+const resolvesInside = (spec: string, file: string, folder: string) =>
+  !spec.startsWith('.') || !relative(folder, join(file, '..', spec)).startsWith('..');
+
+describe('architecture', () => {
+  it('core is pure: no node:*, no I/O libraries, nothing from outside src/core', () => {
+    expect(
+      violations(
+        'core',
+        (spec, file) =>
+          spec === 'zod' || (spec.startsWith('.') && resolvesInside(spec, file, 'core')),
+      ),
+    ).toEqual([]);
+  });
+
+  it('server, stores/memory, http and bindings are runtime-neutral (no node:*)', () => {
+    for (const dir of ['server', 'stores/memory', 'http', 'bindings']) {
+      expect(violations(dir, (spec) => !spec.startsWith('node:'))).toEqual([]);
+    }
+  });
+
+  it('heavy drivers are imported only behind their own subpath', () => {
+    const owners: Record<string, string> = {
+      pg: 'stores/postgres',
+      'better-sqlite3': 'stores/sqlite',
+      '@grpc/grpc-js': 'bindings/grpc',
+    };
+    const all = sources('.');
+    for (const [pkg, folder] of Object.entries(owners)) {
+      const users = all.filter((file) => imports(file).includes(pkg));
+      expect(users.filter((file) => !file.startsWith(folder))).toEqual([]);
+    }
+  });
+});

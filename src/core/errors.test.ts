@@ -1,0 +1,75 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import {
+  A2AError,
+  CODE_BY_JSONRPC,
+  ERROR_CATALOG,
+  errorDetails,
+  reasonFromDetails,
+} from './errors.js';
+
+describe('error catalog', () => {
+  it('[159] is documented in docs/errors.md exactly as mapped', () => {
+    const doc = readFileSync(new URL('../../docs/errors.md', import.meta.url), 'utf8');
+    const rows = doc
+      .split('\n')
+      .filter((line) => line.startsWith('| `'))
+      .map((line) => line.split('|').map((cell) => cell.trim().replace(/`/g, '')));
+    const documented = rows.map(([, code, kind, jsonrpc, http, grpc]) => ({
+      code,
+      kind,
+      jsonrpc,
+      http,
+      grpc,
+    }));
+    const catalog = Object.entries(ERROR_CATALOG).map(([code, m]) => ({
+      code,
+      kind: m.a2a ? 'A2A' : 'generic',
+      jsonrpc: String(m.jsonrpc),
+      http: String(m.http),
+      grpc: m.grpc,
+    }));
+    expect(documented).toEqual(catalog);
+  });
+
+  it('[169] gives the A2A errors the codes -32001..-32009 and v1.0.1 statuses', () => {
+    const a2a = Object.values(ERROR_CATALOG).filter((m) => m.a2a);
+    expect(a2a.map((m) => m.jsonrpc)).toEqual([
+      -32001, -32002, -32003, -32004, -32005, -32006, -32007, -32008, -32009,
+    ]);
+    expect(ERROR_CATALOG.TASK_NOT_CANCELABLE.http).toBe(400);
+    expect(ERROR_CATALOG.VERSION_NOT_SUPPORTED.grpc).toBe('FAILED_PRECONDITION');
+  });
+
+  it('[158,165] builds ErrorInfo with reason and domain, and BadRequest for field violations', () => {
+    const error = new A2AError('TASK_NOT_FOUND', 'no', { metadata: { taskId: 't' } });
+    expect(errorDetails(error)).toEqual([
+      {
+        '@type': 'type.googleapis.com/google.rpc.ErrorInfo',
+        reason: 'TASK_NOT_FOUND',
+        domain: 'a2a-protocol.org',
+        metadata: { taskId: 't' },
+      },
+    ]);
+    const invalid = new A2AError('INVALID_PARAMS', 'bad', {
+      fieldViolations: [{ field: 'id', description: 'is required' }],
+    });
+    expect(errorDetails(invalid)).toEqual([
+      {
+        '@type': 'type.googleapis.com/google.rpc.BadRequest',
+        fieldViolations: [{ field: 'id', description: 'is required' }],
+      },
+    ]);
+  });
+
+  it('reads the reason back from received details and maps JSON-RPC codes', () => {
+    expect(reasonFromDetails(errorDetails(new A2AError('VERSION_NOT_SUPPORTED')))).toBe(
+      'VERSION_NOT_SUPPORTED',
+    );
+    expect(
+      reasonFromDetails([{ reason: 'TASK_NOT_FOUND', domain: 'example.com' }]),
+    ).toBeUndefined();
+    expect(CODE_BY_JSONRPC.get(-32001)).toBe('TASK_NOT_FOUND');
+    expect(CODE_BY_JSONRPC.get(-32600)).toBe('INVALID_REQUEST');
+  });
+});
