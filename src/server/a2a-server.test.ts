@@ -217,4 +217,36 @@ describe('A2AServer', () => {
     expect(first).toEqual(['1', '2', '3']);
     expect(resumed).toEqual(['4', '5']);
   });
+
+  it('[82] resumes a paused task: the agent sees the task as it was, the stream sends every update', async () => {
+    const seen: string[] = [];
+    const { server } = counting(async function* ({ task, current }) {
+      seen.push(current?.status.state ?? 'new');
+      if (!current) {
+        yield task.inputRequired('which date?');
+        return;
+      }
+      yield task.working();
+      yield task.artifact('booked');
+      yield task.completed();
+    });
+    const paused = taskOf(await server.sendMessage({ message: userMessage('book') }, {}));
+    const stream = await server.sendStreamingMessage(
+      { message: userMessage('friday', { taskId: paused.id }) },
+      {},
+    );
+    const events = await collect(stream);
+    expect(seen).toEqual(['new', 'TASK_STATE_INPUT_REQUIRED']);
+    const first = events[0];
+    expect(first && 'task' in first && first.task.status.state).toBe('TASK_STATE_SUBMITTED');
+    expect(first && 'task' in first && first.task.history?.map((m) => textOf(m))).toEqual([
+      'book',
+      'which date?',
+      'friday',
+    ]);
+    const kinds = events
+      .slice(1)
+      .map((e) => ('statusUpdate' in e ? e.statusUpdate.status.state : 'artifact'));
+    expect(kinds).toEqual(['TASK_STATE_WORKING', 'artifact', 'TASK_STATE_COMPLETED']);
+  });
 });

@@ -41,7 +41,7 @@ import type { CallContext } from './context.js';
 import { activateExtensions } from './extensions.js';
 import { acceptedInputModes, checkParts } from './media-types.js';
 import { TaskRunner, type StartResult } from './task-runner.js';
-import { openTaskStream, type StreamItem } from './task-stream.js';
+import { openTaskStream, type StreamItem, type StreamStart } from './task-stream.js';
 
 export type { StreamItem } from './task-stream.js';
 
@@ -157,10 +157,17 @@ export class A2AServer {
     this.requireStreaming();
     const started = await this.startOrAttach(params, call, scope);
     if ('message' in started) return single({ event: { message: started.message } });
-    // A new task replays its log from the creation snapshot; a resumed one starts at its snapshot.
-    const start = started.created
-      ? { mode: 'replay' as const, afterSeq: 0 }
-      : { mode: 'snapshot' as const };
+    // A new task replays its log from the creation snapshot; a resumed one starts with the task
+    // as of the answer, then every event after it; a retried message joins at the current state.
+    const start: StreamStart = started.created
+      ? { mode: 'replay', afterSeq: 0 }
+      : started.resumed
+        ? {
+            mode: 'replay',
+            afterSeq: started.seq,
+            first: { id: String(started.seq), event: { task: started.resumed } },
+          }
+        : { mode: 'snapshot' };
     return openTaskStream({
       ...this.streamBase(scope, started.taskId, call),
       start,

@@ -17,7 +17,14 @@ import { TaskHandle } from './task-handle.js';
 /** What starting an execution produced: a stateless reply, or a task that now exists. */
 export type StartResult =
   | { message: Message }
-  | { taskId: string; seq: number; /** true when this call created the task */ created: boolean };
+  | {
+      taskId: string;
+      seq: number;
+      /** true when this call created the task */
+      created: boolean;
+      /** For a resumed task: the task as of `seq`, right after the answer was recorded. */
+      resumed?: Task;
+    };
 
 /** Everything needed to start or resume an execution. */
 export interface StartOptions {
@@ -69,10 +76,12 @@ export class TaskRunner {
     const handle = new TaskHandle(taskId, contextId);
     const abort = new AbortController();
     const userMessage: Message = { ...message, taskId, contextId };
+    // The agent sees the task as it was before this message (stores may hand out live objects).
+    const before = current && snapshot(current.task);
     const context: ExecutionContext = {
       message: userMessage,
       task: handle,
-      current: current?.task,
+      current: before,
       signal: abort.signal,
       call: start.call,
       configuration: start.configuration,
@@ -90,13 +99,20 @@ export class TaskRunner {
 
     let iterator: AsyncIterator<AgentEvent>;
     let first: IteratorResult<AgentEvent> | { error: unknown };
-    if (current) {
+    let resumed: Task | undefined;
+    if (current && before) {
       // Resume: record the user's answer and leave the interrupted state before the agent runs.
       exec.seq = current.seq;
       exec.state = current.task.status.state;
       this.running.set(taskId, exec);
+      const submitted = handle.submitted();
       try {
-        await this.write(exec, [{ message: userMessage }, handle.submitted()], message.messageId);
+        await this.write(exec, [{ message: userMessage }, submitted], message.messageId);
+        resumed = {
+          ...before,
+          status: submitted.statusUpdate.status,
+          history: [...(before.history ?? []), userMessage],
+        };
       } catch (error) {
         this.running.delete(taskId);
         throw error;
@@ -121,8 +137,9 @@ export class TaskRunner {
       this.running.set(taskId, exec);
       await this.options.bus.publish(taskId, { seq: 1, event: { task } });
     }
+    const seq = exec.seq;
     exec.done = this.drive(exec, iterator, first);
-    return { taskId, seq: exec.seq, created: !current };
+    return resumed ? { taskId, seq, created: false, resumed } : { taskId, seq, created: true };
   }
 
   /**
@@ -244,6 +261,14 @@ export class TaskRunner {
     exec.writes = p.catch(() => undefined);
     return p;
   }
+}
+
+/** A copy of a task that later appends to the store cannot change. */
+function snapshot(task: Task): Task {
+  const copy: Task = { ...task };
+  if (task.history) copy.history = [...task.history];
+  if (task.artifacts) copy.artifacts = task.artifacts.map((a) => ({ ...a, parts: [...a.parts] }));
+  return copy;
 }
 
 function isMessage(event: AgentEvent): event is Message {

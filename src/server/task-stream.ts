@@ -16,7 +16,12 @@ export interface StreamItem {
 
 /** Where a stream starts. */
 export type StreamStart =
-  { mode: 'snapshot'; historyLength?: number | undefined } | { mode: 'replay'; afterSeq: number };
+  | { mode: 'snapshot'; historyLength?: number | undefined }
+  | {
+      mode: 'replay';
+      afterSeq: number;
+      /** sent before the replay (a Task snapshot) */ first?: StreamItem;
+    };
 
 /** Options of {@link openTaskStream}. */
 export interface TaskStreamOptions {
@@ -74,6 +79,8 @@ export async function openTaskStream(
       lastSeq = record.seq;
     } else {
       lastSeq = start.afterSeq;
+      first = start.first;
+      if (first && 'task' in first.event) firstState = first.event.task.status.state;
     }
   } catch (error) {
     stop();
