@@ -1,0 +1,150 @@
+/**
+ * The A2A HTTP handler: serves the public Agent Card, the JSON-RPC endpoint and the HTTP+JSON
+ * routes of one server, reading the service parameters (`A2A-Version`, `A2A-Extensions`) on the
+ * way in. Runtime-neutral: adapters in `node/` and `fetch.ts` wrap it.
+ */
+import { A2AError } from '../core/errors.js';
+import { PROTOCOL_VERSION } from '../core/interfaces.js';
+import type { AgentInterface } from '../core/schemas/index.js';
+import type { CallContext } from '../server/context.js';
+import { handleJsonRpc } from '../bindings/jsonrpc/server.js';
+import { handleRest } from '../bindings/rest/server.js';
+import { AGENT_CARD_PATH, createAgentCardEndpoint } from './agent-card.js';
+import { logInternalError, statusResponse, toA2AError } from './errors.js';
+import { requestedExtensions, requestedVersion, versionError } from './service-params.js';
+import type {
+  A2AService,
+  BindingContext,
+  HttpHandler,
+  HttpRequest,
+  HttpResponse,
+  InternalErrorReporter,
+} from './types.js';
+
+/** Options of {@link createA2AHandler}. */
+export interface A2AHandlerOptions {
+  /**
+   * Public origin the card advertises (`https://agent.example.com`); interface URLs are this
+   * plus the binding paths. When absent it is derived per request from the Host header.
+   */
+  baseUrl?: string | undefined;
+  /** Path of the JSON-RPC endpoint (default `/a2a/jsonrpc`). */
+  jsonrpcPath?: string | undefined;
+  /** Base path of the HTTP+JSON routes (default `/a2a/rest`). */
+  restPath?: string | undefined;
+  /** Largest accepted request body in bytes (default 10 MiB); larger → PAYLOAD_TOO_LARGE. */
+  maxBodyBytes?: number | undefined;
+  /** Interval of SSE keep-alive comments while a stream is idle (default 15000 ms). */
+  keepAliveMs?: number | undefined;
+  /** `max-age` of the public card (default 300 s). */
+  cardMaxAgeSeconds?: number | undefined;
+  /** Receives unexpected errors before they are answered as INTERNAL (default: stderr). */
+  onError?: InternalErrorReporter | undefined;
+}
+
+/** Default of {@link A2AHandlerOptions.maxBodyBytes}: 10 MiB. */
+export const DEFAULT_MAX_BODY_BYTES = 10 * 1024 * 1024;
+
+/** Creates the request handler of `service` (an A2AServer). */
+export function createA2AHandler(
+  service: A2AService,
+  options: A2AHandlerOptions = {},
+): HttpHandler {
+  const jsonrpcPath = normalizePath(options.jsonrpcPath ?? '/a2a/jsonrpc');
+  const restPath = normalizePath(options.restPath ?? '/a2a/rest');
+  const restPrefix = `${restPath}/`;
+  const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+  const keepAliveMs = options.keepAliveMs ?? 15_000;
+  const onError = options.onError ?? logInternalError;
+  const fixedBaseUrl = options.baseUrl?.replace(/\/+$/, '');
+
+  // Spec §8.3.1: interfaces in preference order, JSON-RPC first, each with its absolute URL.
+  const interfaces = (baseUrl: string): AgentInterface[] => [
+    { url: baseUrl + jsonrpcPath, protocolBinding: 'JSONRPC', protocolVersion: PROTOCOL_VERSION },
+    { url: baseUrl + restPath, protocolBinding: 'HTTP+JSON', protocolVersion: PROTOCOL_VERSION },
+  ];
+  const card = createAgentCardEndpoint({
+    card: (baseUrl) => service.agentCard(interfaces(baseUrl)),
+    maxAgeSeconds: options.cardMaxAgeSeconds ?? 300,
+    lastModified: new Date(),
+  });
+
+  function context(req: HttpRequest, query: string): BindingContext {
+    const call: CallContext = {};
+    const extensions = requestedExtensions(req);
+    if (extensions !== undefined) call.requestedExtensions = extensions;
+    const lastEventId = req.headers.get('last-event-id');
+    if (lastEventId !== null) call.lastEventId = lastEventId;
+    if (req.signal !== undefined) call.signal = req.signal;
+    return {
+      service,
+      keepAliveMs,
+      maxBodyBytes,
+      onError,
+      call,
+      versionError: versionError(requestedVersion(req, query)),
+    };
+  }
+
+  async function route(req: HttpRequest): Promise<HttpResponse> {
+    const url = req.url.charCodeAt(0) === 47 /* '/' */ ? req.url : originForm(req.url);
+    const q = url.indexOf('?');
+    const path = q < 0 ? url : url.slice(0, q);
+    const query = q < 0 ? '' : url.slice(q + 1);
+    if (path === jsonrpcPath && req.method === 'POST') {
+      return handleJsonRpc(req, context(req, query));
+    }
+    if (path.startsWith(restPrefix) || path === restPath) {
+      return handleRest(req, path.slice(restPath.length), query, context(req, query));
+    }
+    if (path === jsonrpcPath) return methodNotAllowed(req.method, 'POST');
+    if (path === AGENT_CARD_PATH) {
+      if (req.method !== 'GET' && req.method !== 'HEAD') return methodNotAllowed(req.method, 'GET');
+      return card(req, fixedBaseUrl ?? derivedBaseUrl(req));
+    }
+    return statusResponse(
+      new A2AError('METHOD_NOT_FOUND', `Not found: ${req.method} ${path}`),
+      'application/json',
+    );
+  }
+
+  return async (req) => {
+    try {
+      return await route(req);
+    } catch (error) {
+      // The bindings answer their own errors; this is the last line against a crash.
+      return statusResponse(toA2AError(error, onError), 'application/json');
+    }
+  };
+}
+
+function methodNotAllowed(method: string, allow: string): HttpResponse {
+  const error = new A2AError('METHOD_NOT_ALLOWED', `${method} is not allowed here; use ${allow}`);
+  return statusResponse(error, 'application/json', { allow });
+}
+
+/** `/a2a/rest/` → `/a2a/rest`; always with a leading slash. */
+function normalizePath(path: string): string {
+  const trimmed = path.replace(/\/+$/, '');
+  return trimmed.startsWith('/') ? trimmed : `/${trimmed}`;
+}
+
+/** The path and query of an absolute-form request target (RFC 9112 §3.2.2). */
+function originForm(target: string): string {
+  try {
+    const url = new URL(target);
+    return url.pathname + url.search;
+  } catch {
+    return '/';
+  }
+}
+
+/** `scheme://host` of the request: the adapter's origin, else `http://` + the Host header. */
+function derivedBaseUrl(req: HttpRequest): string {
+  if (req.origin !== undefined) return req.origin;
+  const host = req.headers.get('host');
+  // A Host header is client input: anything but a plain host[:port] must not reach the card.
+  return host !== null && HOST.test(host) ? `http://${host}` : 'http://localhost';
+}
+
+const HOST = /^[A-Za-z0-9.-]+(:\d{1,5})?$|^\[[0-9A-Fa-f:.]+\](:\d{1,5})?$/;

@@ -1,0 +1,76 @@
+/**
+ * Service parameters carried in HTTP headers (spec §3.2.6, §9.2, §11.2): `A2A-Version`,
+ * `A2A-Extensions`, plus the SSE `Last-Event-ID`. Parsing is cheap string work, no regexes built
+ * per request.
+ */
+import { A2AError } from '../core/errors.js';
+import { PROTOCOL_VERSION } from '../core/interfaces.js';
+import type { HttpRequest } from './types.js';
+
+/** The versions this server speaks, as advertised in errors and cards. */
+export const SUPPORTED_VERSIONS: readonly string[] = [PROTOCOL_VERSION];
+
+const VERSION_PARAM = 'a2a-version';
+const PATCH = /^\d+$/;
+
+/**
+ * The requested protocol version: the `A2A-Version` header, else the `A2A-Version` query
+ * parameter (spec §3.6.1, checklist [29]); `''` when neither is present.
+ */
+export function requestedVersion(req: HttpRequest, query: string): string {
+  const header = req.headers.get('a2a-version');
+  if (header !== null) return header.trim();
+  if (query === '' || !query.toLowerCase().includes(VERSION_PARAM)) return '';
+  // Parameter names are case-insensitive like header names (spec §3.2.6).
+  for (const [name, value] of new URLSearchParams(query)) {
+    if (name.toLowerCase() === VERSION_PARAM) return value.trim();
+  }
+  return '';
+}
+
+/** True for `1.0` and `1.0.<patch>`: patch numbers never affect negotiation (spec §3.6). */
+export function isSupportedVersion(version: string): boolean {
+  if (version === PROTOCOL_VERSION) return true;
+  if (!version.startsWith(`${PROTOCOL_VERSION}.`)) return false;
+  return PATCH.test(version.slice(PROTOCOL_VERSION.length + 1));
+}
+
+/**
+ * The VersionNotSupported error for `version`, or undefined when it is served. A missing or empty
+ * version means 0.3 (spec §3.6.2, checklist [33]), which this server does not serve.
+ */
+export function versionError(version: string): A2AError | undefined {
+  if (isSupportedVersion(version)) return undefined;
+  const asked = version === '' ? 'no A2A-Version (which means 0.3)' : `A2A-Version ${version}`;
+  return new A2AError(
+    'VERSION_NOT_SUPPORTED',
+    `Protocol version not supported: the request carries ${asked}; this server supports ` +
+      `${SUPPORTED_VERSIONS.join(', ')}. Send the header "A2A-Version: ${PROTOCOL_VERSION}".`,
+    { metadata: { requestedVersion: version, supportedVersions: SUPPORTED_VERSIONS.join(',') } },
+  );
+}
+
+/** The extension URIs of the `A2A-Extensions` header (comma-separated, spec §4.6.1), if any. */
+export function requestedExtensions(req: HttpRequest): string[] | undefined {
+  const header = req.headers.get('a2a-extensions');
+  if (header === null) return undefined;
+  const uris: string[] = [];
+  for (const part of header.split(',')) {
+    const uri = part.trim();
+    if (uri !== '' && !uris.includes(uri)) uris.push(uri);
+  }
+  return uris.length > 0 ? uris : undefined;
+}
+
+/**
+ * Adds the `A2A-Extensions` response header listing the activated extensions, when there are any
+ * (topics/extensions: the agent SHOULD echo what it activated; checklist [235]).
+ */
+export function addExtensionsHeader(
+  headers: Record<string, string>,
+  activated: readonly string[] | undefined,
+): Record<string, string> {
+  if (activated !== undefined && activated.length > 0)
+    headers['a2a-extensions'] = activated.join(', ');
+  return headers;
+}

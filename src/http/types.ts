@@ -1,0 +1,73 @@
+/**
+ * The runtime-neutral HTTP model the A2A handler works on. Adapters (node:http, fetch) translate
+ * to and from it; the hot path never builds WHATWG Request/Response objects on Node.
+ */
+import type { A2AError } from '../core/errors.js';
+import type { OperationName, StreamingOperationName } from '../core/operations.js';
+import type { AgentCard, AgentInterface } from '../core/schemas/index.js';
+import type { CallContext } from '../server/context.js';
+import type { StreamItem } from '../server/task-stream.js';
+
+/** Case-insensitive header lookup; callers always pass lower-case names. */
+export interface HttpHeaders {
+  get(name: string): string | null;
+}
+
+/** One incoming HTTP request. */
+export interface HttpRequest {
+  /** Upper-case verb (`GET`, `POST`, …). */
+  readonly method: string;
+  /** Path and query string as sent (`/a2a/rest/tasks?pageSize=5`). */
+  readonly url: string;
+  readonly headers: HttpHeaders;
+  /** The complete body, or undefined when there is none. */
+  readonly body?: Uint8Array | string | undefined;
+  /** Set by adapters that stopped reading because the body exceeded their limit. */
+  readonly bodyTooLarge?: boolean | undefined;
+  /** `scheme://host[:port]` of the request when the adapter knows it (fetch does). */
+  readonly origin?: string | undefined;
+  /** Aborted when the client goes away. */
+  readonly signal?: AbortSignal | undefined;
+}
+
+/** One outgoing HTTP response; a streaming body is an async iterable of text chunks (SSE). */
+export interface HttpResponse {
+  status: number;
+  headers: Record<string, string>;
+  body: string | AsyncIterable<string> | undefined;
+}
+
+/** The function every adapter wraps. */
+export type HttpHandler = (req: HttpRequest) => Promise<HttpResponse>;
+
+/** One event of a server stream; `id` becomes the SSE `id:` line (the event's log sequence). */
+export type { StreamItem };
+
+/**
+ * What the bindings need from the server (A2AServer implements it): unary and streaming dispatch
+ * by spec operation name, and the public card for a set of interfaces. Params are validated.
+ */
+export interface A2AService {
+  invoke(name: OperationName, params: unknown, call: CallContext): Promise<unknown>;
+  stream(
+    name: StreamingOperationName,
+    params: unknown,
+    call: CallContext,
+  ): Promise<AsyncIterable<StreamItem>>;
+  agentCard(interfaces: AgentInterface[]): AgentCard;
+}
+
+/** Called with every unexpected (non-A2AError) failure before it is answered as INTERNAL. */
+export type InternalErrorReporter = (error: unknown) => void;
+
+/** What the handler passes to a binding for one request. */
+export interface BindingContext {
+  readonly service: A2AService;
+  readonly keepAliveMs: number;
+  readonly maxBodyBytes: number;
+  readonly onError: InternalErrorReporter;
+  /** Tenant-free context of the call (extensions, signal, Last-Event-ID); bindings add tenant. */
+  readonly call: CallContext;
+  /** The VersionNotSupported error of this request, if its A2A-Version is not served. */
+  readonly versionError: A2AError | undefined;
+}

@@ -1,0 +1,189 @@
+/**
+ * The node:http adapter: reads the body with the size limit enforced while reading, calls the
+ * handler, writes the reply (SSE chunks as they come, honouring backpressure), and turns a client
+ * disconnect into an aborted signal and a stopped stream (never a canceled task, spec §3.5.2).
+ */
+import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
+import { DEFAULT_MAX_BODY_BYTES } from '../http/handler.js';
+import { logInternalError, statusJson, toA2AError } from '../http/errors.js';
+import type { HttpHandler, HttpHeaders, HttpRequest, HttpResponse } from '../http/types.js';
+
+/** Options of {@link toNodeListener}. */
+export interface NodeListenerOptions {
+  /** Stop reading bodies past this many bytes (default 10 MiB); use the handler's value. */
+  maxBodyBytes?: number | undefined;
+}
+
+/** A `node:http` request listener. */
+export type NodeListener = (req: IncomingMessage, res: ServerResponse) => void;
+
+const TOO_LARGE = Symbol('too large');
+
+/** Wraps an A2A handler as a `node:http` request listener. */
+export function toNodeListener(
+  handler: HttpHandler,
+  options: NodeListenerOptions = {},
+): NodeListener {
+  const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+  return (req, res) => {
+    handle(handler, maxBodyBytes, req, res).catch((error: unknown) => {
+      // Only a broken socket gets here; there is nobody left to answer.
+      logInternalError(error);
+      res.destroy();
+    });
+  };
+}
+
+async function handle(
+  handler: HttpHandler,
+  maxBodyBytes: number,
+  req: IncomingMessage,
+  res: ServerResponse,
+): Promise<void> {
+  const controller = new AbortController();
+  res.once('close', () => {
+    if (!res.writableFinished) controller.abort();
+  });
+  let body: string | undefined | typeof TOO_LARGE;
+  try {
+    body = await readBody(req, maxBodyBytes);
+  } catch {
+    res.destroy(); // the client went away while sending
+    return;
+  }
+  const request: HttpRequest = {
+    method: req.method ?? 'GET',
+    url: req.url ?? '/',
+    headers: new NodeHeaders(req.headers),
+    body: body === TOO_LARGE ? undefined : body,
+    bodyTooLarge: body === TOO_LARGE,
+    signal: controller.signal,
+  };
+  let response: HttpResponse;
+  try {
+    response = await handler(request);
+  } catch (error) {
+    const a2a = toA2AError(error, logInternalError);
+    response = {
+      status: 500,
+      headers: { 'content-type': 'application/json' },
+      body: statusJson(a2a),
+    };
+  }
+  // The rest of an oversized body was never read: close the connection instead of draining it.
+  if (body === TOO_LARGE) response.headers = { ...response.headers, connection: 'close' };
+  await writeResponse(res, response);
+}
+
+/** Lower-case header lookup over Node's already lower-cased header object. */
+class NodeHeaders implements HttpHeaders {
+  constructor(private readonly headers: IncomingHttpHeaders) {}
+  get(name: string): string | null {
+    const value = this.headers[name];
+    if (value === undefined) return null;
+    return typeof value === 'string' ? value : value.join(', ');
+  }
+}
+
+/** The body as UTF-8 text, undefined when there is none, TOO_LARGE as soon as it passes the limit. */
+function readBody(
+  req: IncomingMessage,
+  maxBodyBytes: number,
+): Promise<string | undefined | typeof TOO_LARGE> {
+  const length = req.headers['content-length'];
+  if (length === undefined && req.headers['transfer-encoding'] === undefined) {
+    return Promise.resolve(undefined);
+  }
+  if (length !== undefined && Number(length) > maxBodyBytes) return Promise.resolve(TOO_LARGE);
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let total = 0;
+    const cleanup = () => {
+      req.off('data', onData);
+      req.off('end', onEnd);
+      req.off('error', onAbort);
+      req.off('close', onAbort);
+    };
+    const onData = (chunk: Buffer) => {
+      total += chunk.length;
+      if (total > maxBodyBytes) {
+        cleanup();
+        req.pause(); // stop reading: nothing more is buffered
+        resolve(TOO_LARGE);
+        return;
+      }
+      chunks.push(chunk);
+    };
+    const onEnd = () => {
+      cleanup();
+      const only = chunks.length === 1 ? chunks[0] : undefined;
+      if (only !== undefined) resolve(only.toString('utf8'));
+      else resolve(chunks.length === 0 ? '' : Buffer.concat(chunks, total).toString('utf8'));
+    };
+    const onAbort = () => {
+      cleanup();
+      reject(new Error('request aborted while reading the body'));
+    };
+    req.on('data', onData);
+    req.on('end', onEnd);
+    req.on('error', onAbort);
+    req.on('close', onAbort);
+  });
+}
+
+/** Statuses that never carry a body, so no Content-Length either. */
+function bodyless(status: number): boolean {
+  return status === 304 || status === 204 || (status >= 100 && status < 200);
+}
+
+async function writeResponse(res: ServerResponse, response: HttpResponse): Promise<void> {
+  const { status, headers, body } = response;
+  if (body === undefined || typeof body === 'string') {
+    if (!bodyless(status)) {
+      headers['content-length'] = body === undefined ? '0' : String(Buffer.byteLength(body));
+    }
+    res.writeHead(status, headers);
+    res.end(body);
+    return;
+  }
+  res.writeHead(status, headers);
+  res.flushHeaders(); // SSE: the client sees the stream open before the first event
+  const iterator = body[Symbol.asyncIterator]();
+  // A disconnect stops the source at once, even while it waits for the next event.
+  const stop = () => {
+    try {
+      iterator.return?.().catch(() => undefined);
+    } catch {
+      // Nothing to do: the client is gone either way.
+    }
+  };
+  if (res.destroyed) {
+    stop(); // gone before the stream started: 'close' has fired already
+    return;
+  }
+  res.once('close', stop);
+  try {
+    for (;;) {
+      const next = await iterator.next();
+      if (next.done === true || res.destroyed) break;
+      if (!res.write(next.value)) await drained(res);
+    }
+  } finally {
+    res.off('close', stop);
+    if (res.destroyed) stop();
+    else res.end();
+  }
+}
+
+/** Resolves when the socket can take more data, or is gone. */
+function drained(res: ServerResponse): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      res.off('drain', done);
+      res.off('close', done);
+      resolve();
+    };
+    res.on('drain', done);
+    res.on('close', done);
+  });
+}

@@ -1,0 +1,104 @@
+/**
+ * `serve()`: one call from an Agent (or an A2AServer) to a listening node:http server with the
+ * Agent Card, JSON-RPC and HTTP+JSON endpoints (DESIGN §3).
+ */
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import {
+  createA2AHandler,
+  DEFAULT_MAX_BODY_BYTES,
+  type A2AHandlerOptions,
+} from '../http/handler.js';
+import type { Agent } from '../server/agent.js';
+import { A2AServer, type A2AServerOptions } from '../server/a2a-server.js';
+import { toNodeListener } from './listener.js';
+
+/** Options of {@link serve}: where to listen, the handler's options, and server options. */
+export interface ServeOptions
+  extends Omit<A2AHandlerOptions, 'baseUrl'>, Omit<A2AServerOptions, 'agent'> {
+  /** TCP port (default 0: any free port; read the result's `url`). */
+  port?: number | undefined;
+  /** Interface to bind (default `127.0.0.1`). */
+  host?: string | undefined;
+  /**
+   * The public origin clients use (behind a proxy: `https://agent.example.com`); default the
+   * listening address.
+   */
+  publicUrl?: string | undefined;
+}
+
+/** A running server. */
+export interface ServeResult {
+  /** The base URL the card advertises (`http://127.0.0.1:PORT` or `publicUrl`). */
+  url: string;
+  server: A2AServer;
+  httpServer: Server;
+  /** Stops listening, drops keep-alive sockets and open streams at once, releases the server. */
+  close(): Promise<void>;
+}
+
+/** Serves an agent over node:http (card + JSON-RPC + HTTP+JSON) and resolves once listening. */
+export async function serve(
+  target: Agent | A2AServer,
+  options: ServeOptions = {},
+): Promise<ServeResult> {
+  const owned = !(target instanceof A2AServer);
+  const server =
+    target instanceof A2AServer ? target : new A2AServer(serverOptions(target, options));
+  const host = options.host ?? '127.0.0.1';
+  // The request listener is attached once the address (and so the card's URLs) is known; the
+  // continuation after `listen` runs before the event loop can deliver the first connection.
+  const httpServer = createServer();
+  try {
+    await new Promise<void>((resolve, reject) => {
+      httpServer.once('error', reject);
+      httpServer.listen(options.port ?? 0, host, () => {
+        httpServer.off('error', reject);
+        resolve();
+      });
+    });
+  } catch (error) {
+    if (owned) await server.close(); // e.g. EADDRINUSE: release what we created
+    throw error;
+  }
+  const address = httpServer.address() as AddressInfo;
+  const url = (
+    options.publicUrl ?? `http://${hostForUrl(address.address)}:${address.port}`
+  ).replace(/\/+$/, '');
+  const handler = createA2AHandler(server, { ...options, baseUrl: url });
+  const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+  const listener = toNodeListener(handler, { maxBodyBytes });
+  httpServer.on('request', listener);
+  // `Expect: 100-continue`: invite the body only when its declared size is acceptable, so an
+  // oversized upload is refused before it is sent (RFC 9110 §10.1.1).
+  httpServer.on('checkContinue', (req: IncomingMessage, res: ServerResponse) => {
+    if (!(Number(req.headers['content-length']) > maxBodyBytes)) res.writeContinue();
+    listener(req, res);
+  });
+
+  let closing: Promise<void> | undefined;
+  const close = (): Promise<void> =>
+    (closing ??= (async () => {
+      const closed = new Promise<void>((resolve) => httpServer.close(() => resolve()));
+      httpServer.closeAllConnections(); // idle keep-alive sockets and open SSE streams
+      await closed;
+      if (owned) await server.close();
+    })());
+  return { url, server, httpServer, close };
+}
+
+function serverOptions(agent: Agent, options: ServeOptions): A2AServerOptions {
+  const result: A2AServerOptions = { agent };
+  if (options.store !== undefined) result.store = options.store;
+  if (options.bus !== undefined) result.bus = options.bus;
+  if (options.exposeErrors !== undefined) result.exposeErrors = options.exposeErrors;
+  if (options.logger !== undefined) result.logger = options.logger;
+  return result;
+}
+
+/** IPv6 literals need brackets in URLs; a wildcard bind is reached through loopback. */
+function hostForUrl(address: string): string {
+  if (address === '0.0.0.0') return '127.0.0.1';
+  if (address === '::') return '[::1]';
+  return address.includes(':') ? `[${address}]` : address;
+}
