@@ -32,13 +32,17 @@ import { MemoryTaskStore } from '../stores/memory/task-store.js';
 import {
   ConcurrencyError,
   InvalidPageTokenError,
+  hasPushConfigs,
   type EventBus,
+  type LogEntry,
+  type PushConfigStore,
   type Scope,
   type TaskStore,
 } from '../stores/types.js';
 import type { Agent } from './agent.js';
 import type { CallContext } from './context.js';
 import { activateExtensions } from './extensions.js';
+import { PushConfigs, type PushNotifier } from './push-configs.js';
 import { acceptedInputModes, checkParts } from './media-types.js';
 import { TaskRunner, type StartResult } from './task-runner.js';
 import { openTaskStream, type StreamItem, type StreamStart } from './task-stream.js';
@@ -52,6 +56,12 @@ export interface A2AServerOptions {
   store?: TaskStore;
   /** Live fan-out; default in-process. */
   bus?: EventBus;
+  /**
+   * Push notifications: the notifier that delivers them (see `a2a-kit/push`) and where configs
+   * are kept (default: the task store, when it keeps push configs). Sets
+   * `capabilities.pushNotifications`.
+   */
+  push?: { notifier: PushNotifier; configs?: PushConfigStore } | undefined;
   /** Show the agent's own error messages in FAILED statuses (default false). */
   exposeErrors?: boolean;
   /** Where agent failures are logged (default `console`; `null` for silence). */
@@ -71,6 +81,9 @@ export class A2AServer {
   readonly bus: EventBus;
   readonly capabilities: AgentCapabilities;
   private readonly runner: TaskRunner;
+  private readonly push: PushConfigs | undefined;
+  private readonly notifier: PushNotifier | undefined;
+  private readonly logger: Pick<Console, 'warn' | 'error'> | undefined;
   private readonly acceptedModes: string[];
   private readonly inflight = new Map<string, Promise<StartResult>>();
   private readonly replies = new Map<string, Message>();
@@ -79,11 +92,11 @@ export class A2AServer {
     this.agent = options.agent;
     this.store = options.store ?? new MemoryTaskStore();
     this.bus = options.bus ?? new MemoryEventBus();
-    this.capabilities = {
-      streaming: true,
-      pushNotifications: false,
-      ...options.agent.card.capabilities,
-    };
+    const declared = options.agent.card.capabilities;
+    if (declared?.pushNotifications && !options.push) {
+      throw new Error('The card declares pushNotifications but no `push` option is configured');
+    }
+    this.capabilities = { streaming: true, ...declared, pushNotifications: Boolean(options.push) };
     const card = this.agentCard([PLACEHOLDER_INTERFACE]);
     const checked = AgentCard.safeParse(card);
     if (!checked.success) {
@@ -91,11 +104,20 @@ export class A2AServer {
     }
     this.acceptedModes = acceptedInputModes(card);
     const logger = options.logger === null ? undefined : (options.logger ?? console);
+    this.logger = logger;
+    const configs = options.push?.configs ?? (hasPushConfigs(this.store) ? this.store : undefined);
+    if (options.push && !configs) {
+      throw new Error('Push notifications need a store that keeps push configs (`push.configs`)');
+    }
+    this.notifier = options.push?.notifier;
+    this.push =
+      options.push && configs && new PushConfigs(this.store, configs, options.push.notifier);
     this.runner = new TaskRunner({
       store: this.store,
       bus: this.bus,
       agent: this.agent,
       exposeErrors: options.exposeErrors ?? false,
+      onAppend: this.notifier && ((scope, taskId, entries) => this.notify(scope, taskId, entries)),
       logger,
     });
   }
@@ -244,6 +266,7 @@ export class A2AServer {
       try {
         const seq = await this.store.append(scope, task.id, [canceled], record.seq);
         await this.bus.publish(task.id, { seq, event: canceled });
+        this.notify(scope, task.id, [{ seq, event: canceled }]);
         return this.view(scope, params.id, {});
       } catch (error) {
         if (!(error instanceof ConcurrencyError)) throw error;
@@ -285,40 +308,40 @@ export class A2AServer {
     });
   }
 
-  /** CreateTaskPushNotificationConfig (spec §3.1.7). */
+  /** CreateTaskPushNotificationConfig (spec §3.1.7): the stored config with its id. */
   async createTaskPushNotificationConfig(
-    _params: TaskPushNotificationConfig,
+    params: TaskPushNotificationConfig,
     call: CallContext,
   ): Promise<TaskPushNotificationConfig> {
-    this.admit(call);
-    return this.pushUnsupported();
+    const scope = this.admit(call);
+    return this.pushConfigs().create(scope, params);
   }
 
   /** GetTaskPushNotificationConfig (spec §3.1.8). */
   async getTaskPushNotificationConfig(
-    _params: GetTaskPushNotificationConfigRequest,
+    params: GetTaskPushNotificationConfigRequest,
     call: CallContext,
   ): Promise<TaskPushNotificationConfig> {
-    this.admit(call);
-    return this.pushUnsupported();
+    const scope = this.admit(call);
+    return this.pushConfigs().get(scope, params.taskId, params.id);
   }
 
   /** ListTaskPushNotificationConfigs (spec §3.1.9). */
   async listTaskPushNotificationConfigs(
-    _params: ListTaskPushNotificationConfigsRequest,
+    params: ListTaskPushNotificationConfigsRequest,
     call: CallContext,
   ): Promise<ListTaskPushNotificationConfigsResponse> {
-    this.admit(call);
-    return this.pushUnsupported();
+    const scope = this.admit(call);
+    return this.pushConfigs().list(scope, params.taskId, params);
   }
 
-  /** DeleteTaskPushNotificationConfig (spec §3.1.10). */
+  /** DeleteTaskPushNotificationConfig (spec §3.1.10): idempotent. */
   async deleteTaskPushNotificationConfig(
-    _params: GetTaskPushNotificationConfigRequest,
+    params: GetTaskPushNotificationConfigRequest,
     call: CallContext,
   ): Promise<Record<string, never>> {
-    this.admit(call);
-    return this.pushUnsupported();
+    const scope = this.admit(call);
+    return this.pushConfigs().delete(scope, params.taskId, params.id);
   }
 
   /** GetExtendedAgentCard (spec §3.1.11): capability gated. */
@@ -369,6 +392,18 @@ export class A2AServer {
         'This agent does not support streaming (capabilities.streaming is false)',
       );
     }
+  }
+
+  /** The push-config operations, or PUSH_NOTIFICATION_NOT_SUPPORTED (spec §3.3.4). */
+  private pushConfigs(): PushConfigs {
+    return this.push ?? this.pushUnsupported();
+  }
+
+  /** Hands appended entries to the push notifier; a failing notifier never fails the task. */
+  private notify(scope: Scope, taskId: string, entries: readonly LogEntry[]): void {
+    this.notifier?.notify(scope, taskId, entries).catch((error: unknown) => {
+      this.logger?.error(`a2a-kit: push notification of task ${taskId} failed:`, error);
+    });
   }
 
   private pushUnsupported(): never {
@@ -440,12 +475,23 @@ export class A2AServer {
     scope: Scope,
   ): Promise<StartResult> {
     const { message } = params;
+    const inline = params.configuration?.taskPushNotificationConfig;
+    // spec §3.2.2 / proto: an inline config registers a webhook for this request's task before
+    // the agent's first event is recorded, so no update is missed.
+    const register =
+      inline &&
+      ((taskId: string) =>
+        this.pushConfigs()
+          .create(scope, inline, taskId)
+          .then(() => undefined));
+    if (inline) await this.push?.validate(inline.url);
     const base = {
       scope,
       call,
       message,
       configuration: params.configuration,
       metadata: params.metadata,
+      onCreated: register,
     };
     if (!message.taskId) {
       // spec §3.4.1: a missing contextId is generated; a client-chosen new one is accepted.
@@ -491,6 +537,7 @@ export class A2AServer {
         },
       );
     }
+    await register?.(task.id);
     return this.runner.start({
       ...base,
       taskId: task.id,

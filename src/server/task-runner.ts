@@ -9,7 +9,7 @@ import { now } from '../core/ids.js';
 import { agentMessage } from '../core/parts.js';
 import type { Message, StreamResponse, Task, TaskState } from '../core/schemas/index.js';
 import { canTransition, isInterrupted, isTerminal } from '../core/task-state.js';
-import type { EventBus, Scope, TaskStore } from '../stores/types.js';
+import type { EventBus, LogEntry, Scope, TaskStore } from '../stores/types.js';
 import type { Agent, AgentEvent, ExecutionContext } from './agent.js';
 import type { CallContext } from './context.js';
 import { TaskHandle } from './task-handle.js';
@@ -37,6 +37,8 @@ export interface StartOptions {
   current?: { task: Task; seq: number } | undefined;
   configuration: ExecutionContext['configuration'];
   metadata: ExecutionContext['metadata'];
+  /** Runs once a new task exists, before any agent event is recorded (inline push configs). */
+  onCreated?: ((taskId: string) => Promise<void>) | undefined;
 }
 
 /** Options of the runner. */
@@ -47,6 +49,8 @@ export interface TaskRunnerOptions {
   /** Put the agent's own error messages in FAILED statuses (default false: internals stay hidden). */
   exposeErrors?: boolean;
   logger?: Pick<Console, 'warn' | 'error'> | undefined;
+  /** Called with every batch of entries once durable and published (push notifications). */
+  onAppend?: ((scope: Scope, taskId: string, entries: LogEntry[]) => void) | undefined;
 }
 
 interface Execution {
@@ -135,7 +139,13 @@ export class TaskRunner {
       await this.options.store.create(scope, task, { messageId: message.messageId });
       exec.seq = 1;
       this.running.set(taskId, exec);
+      try {
+        await start.onCreated?.(taskId);
+      } catch (error) {
+        first = { error };
+      }
       await this.options.bus.publish(taskId, { seq: 1, event: { task } });
+      this.options.onAppend?.(scope, taskId, [{ seq: 1, event: { task } }]);
     }
     const seq = exec.seq;
     exec.done = this.drive(exec, iterator, first);
@@ -250,12 +260,9 @@ export class TaskRunner {
         messageId ? { messageId } : {},
       );
       exec.state = state;
-      for (let i = 0; i < events.length; i++) {
-        await this.options.bus.publish(exec.handle.id, {
-          seq: from + i + 1,
-          event: events[i] as StreamResponse,
-        });
-      }
+      const entries = events.map((event, i) => ({ seq: from + i + 1, event }));
+      for (const entry of entries) await this.options.bus.publish(exec.handle.id, entry);
+      this.options.onAppend?.(exec.scope, exec.handle.id, entries);
     };
     const p = exec.writes.then(run, run);
     exec.writes = p.catch(() => undefined);

@@ -3,7 +3,12 @@
  * concurrency on a sequence number) and the event bus (live fan-out of appended events).
  * Every implementation runs the exported suites in `a2a-kit/testing`.
  */
-import type { ListTasksRequest, StreamResponse, Task } from '../core/schemas/index.js';
+import type {
+  ListTasksRequest,
+  StreamResponse,
+  Task,
+  TaskPushNotificationConfig,
+} from '../core/schemas/index.js';
 
 /** Who a task belongs to: its tenant and owning principal (`''` when none). */
 export interface Scope {
@@ -100,4 +105,27 @@ export interface EventBus {
   /** Listens to one task's entries; resolves once listening, to a function that stops it. */
   subscribe(taskId: string, listener: LogListener): Promise<() => void>;
   close(): Promise<void>;
+}
+
+/** A stored push notification config: the spec object with its task and config ids resolved. */
+export type StoredPushConfig = TaskPushNotificationConfig & { taskId: string; id: string };
+
+/** Push notification configs, kept in the same store as their tasks (deleted with them). */
+export interface PushConfigStore {
+  /** Creates or replaces the config with this (taskId, id). */
+  putPushConfig(scope: Scope, config: StoredPushConfig): Promise<void>;
+  getPushConfig(scope: Scope, taskId: string, id: string): Promise<StoredPushConfig | undefined>;
+  /** The task's configs ordered by id, after `afterId` when given, at most `limit`. */
+  listPushConfigs(
+    scope: Scope,
+    taskId: string,
+    options?: { afterId?: string; limit?: number },
+  ): Promise<StoredPushConfig[]>;
+  /** Deletes one config; deleting a missing one is not an error (spec §3.1.10: idempotent). */
+  deletePushConfig(scope: Scope, taskId: string, id: string): Promise<void>;
+}
+
+/** True when a task store also keeps push configs. */
+export function hasPushConfigs(store: TaskStore): store is TaskStore & PushConfigStore {
+  return typeof (store as Partial<PushConfigStore>).putPushConfig === 'function';
 }

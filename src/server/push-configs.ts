@@ -1,0 +1,104 @@
+/**
+ * The four push-config operations (spec §3.1.7-3.1.10) over a PushConfigStore, and the notifier
+ * hook through which appended task events reach the push delivery pipeline.
+ */
+import { A2AError } from '../core/errors.js';
+import { newId } from '../core/ids.js';
+import type {
+  ListTaskPushNotificationConfigsResponse,
+  TaskPushNotificationConfig,
+} from '../core/schemas/index.js';
+import type {
+  LogEntry,
+  PushConfigStore,
+  Scope,
+  StoredPushConfig,
+  TaskStore,
+} from '../stores/types.js';
+
+/** Receives every appended task entry once it is durable; delivers push notifications. */
+export interface PushNotifier {
+  /** Checks a webhook URL when a config is created; throws A2AError INVALID_PARAMS saying why. */
+  validateUrl?(url: string): Promise<void> | void;
+  /** Called after entries were appended to a task, in log order. */
+  notify(scope: Scope, taskId: string, entries: readonly LogEntry[]): Promise<void>;
+  /** Stops delivery workers. */
+  close?(): Promise<void>;
+}
+
+const MAX_PAGE = 100;
+
+/** Create/Get/List/Delete of push configs, scoped to the caller and its task. */
+export class PushConfigs {
+  constructor(
+    private readonly tasks: TaskStore,
+    private readonly configs: PushConfigStore,
+    private readonly notifier: PushNotifier,
+  ) {}
+
+  /** Stores a config for an existing task, generating its id when empty (spec §3.1.7). */
+  async create(
+    scope: Scope,
+    params: TaskPushNotificationConfig,
+    taskId = params.taskId,
+  ): Promise<StoredPushConfig> {
+    if (!taskId) {
+      throw new A2AError('INVALID_PARAMS', 'taskId is required', {
+        fieldViolations: [{ field: 'taskId', description: 'is required' }],
+      });
+    }
+    await this.requireTask(scope, taskId);
+    await this.notifier.validateUrl?.(params.url);
+    const { tenant: _tenant, ...rest } = params;
+    const stored: StoredPushConfig = { ...rest, taskId, id: params.id || newId() };
+    await this.configs.putPushConfig(scope, stored);
+    return stored;
+  }
+
+  /** Checks a webhook URL with the notifier's guard (INVALID_PARAMS saying why). */
+  async validate(url: string): Promise<void> {
+    await this.notifier.validateUrl?.(url);
+  }
+
+  /** One config; a missing task or config is TASK_NOT_FOUND (spec §3.1.8). */
+  async get(scope: Scope, taskId: string, id: string): Promise<StoredPushConfig> {
+    await this.requireTask(scope, taskId);
+    const config = await this.configs.getPushConfig(scope, taskId, id);
+    if (!config) {
+      throw new A2AError('TASK_NOT_FOUND', `No push notification config ${id} for task ${taskId}`, {
+        metadata: { taskId, configId: id },
+      });
+    }
+    return config;
+  }
+
+  /** The task's configs, paged by config id (spec §3.1.9). */
+  async list(
+    scope: Scope,
+    taskId: string,
+    page: { pageSize?: number | undefined; pageToken?: string | undefined },
+  ): Promise<ListTaskPushNotificationConfigsResponse> {
+    await this.requireTask(scope, taskId);
+    const limit = Math.min(page.pageSize || MAX_PAGE, MAX_PAGE);
+    const configs = await this.configs.listPushConfigs(scope, taskId, {
+      limit: limit + 1,
+      ...(page.pageToken ? { afterId: page.pageToken } : {}),
+    });
+    const more = configs.length > limit;
+    const shown = more ? configs.slice(0, limit) : configs;
+    return { configs: shown, nextPageToken: more ? (shown[shown.length - 1]?.id ?? '') : '' };
+  }
+
+  /** Deletes a config; deleting it again is not an error (spec §3.1.10: idempotent). */
+  async delete(scope: Scope, taskId: string, id: string): Promise<Record<string, never>> {
+    await this.requireTask(scope, taskId);
+    await this.configs.deletePushConfig(scope, taskId, id);
+    return {};
+  }
+
+  private async requireTask(scope: Scope, taskId: string): Promise<void> {
+    if (!(await this.tasks.get(scope, taskId))) {
+      throw new A2AError('TASK_NOT_FOUND', `Task ${taskId} not found`, { metadata: { taskId } });
+    }
+  }
+}
