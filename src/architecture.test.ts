@@ -43,7 +43,7 @@ describe('architecture', () => {
   });
 
   it('server, stores/memory, http and bindings are runtime-neutral (no node:*)', () => {
-    for (const dir of ['server', 'stores/memory', 'http', 'bindings']) {
+    for (const dir of ['server', 'stores/memory', 'http', 'bindings', 'security']) {
       expect(violations(dir, (spec) => !spec.startsWith('node:'))).toEqual([]);
     }
   });

@@ -83,6 +83,7 @@ export class MemoryTaskStore implements TaskStore {
       throw new A2AError('TASK_NOT_FOUND', `Task ${taskId} not found`, { metadata: { taskId } });
     const seq = entry.log.length;
     if (seq !== expectedSeq) throw new ConcurrencyError(taskId, expectedSeq, seq);
+    checkTransitions(entry.projection.task, events);
     let statusChanged = false;
     for (const event of events) {
       entry.projection.apply(event);
@@ -94,7 +95,10 @@ export class MemoryTaskStore implements TaskStore {
     if (statusChanged) {
       this.tasks.delete(taskId);
       this.tasks.set(taskId, entry);
-      if (isTerminal(entry.projection.task.status.state)) this.finished++;
+      if (isTerminal(entry.projection.task.status.state)) {
+        this.finished++;
+        if (this.finished > this.maxTasks) this.evictOldestFinished();
+      }
     }
     return entry.log.length;
   }
@@ -158,8 +162,11 @@ export class MemoryTaskStore implements TaskStore {
   /** Removes finished tasks whose last change is older than the TTL. */
   sweep(nowMs = Date.now()): void {
     for (const [id, entry] of this.tasks) {
-      if (entry.updatedAt > nowMs - this.ttlMs) break; // ordered by last change
-      if (isTerminal(entry.projection.task.status.state)) this.remove(id, entry);
+      // Running tasks may have changed since (artifacts do not move them); finished ones are
+      // ordered by the time they finished, since nothing changes them afterwards.
+      if (!isTerminal(entry.projection.task.status.state)) continue;
+      if (entry.updatedAt > nowMs - this.ttlMs) break;
+      this.remove(id, entry);
     }
   }
 
@@ -173,7 +180,11 @@ export class MemoryTaskStore implements TaskStore {
   private remove(taskId: string, entry: Entry): void {
     this.tasks.delete(taskId);
     if (isTerminal(entry.projection.task.status.state)) this.finished--;
-    for (const m of entry.messageIds) this.messages.delete(messageKey(entry.scope, m));
+    for (const m of entry.messageIds) {
+      const key = messageKey(entry.scope, m);
+      // The id may have been reused for a later task: only drop what still points here.
+      if (this.messages.get(key) === taskId) this.messages.delete(key);
+    }
   }
 
   private indexMessage(entry: Entry, taskId: string, messageId: string): void {
@@ -185,6 +196,16 @@ export class MemoryTaskStore implements TaskStore {
     const entry = this.tasks.get(taskId);
     return entry && sameScope(entry.scope, scope) ? entry : undefined;
   }
+}
+
+/**
+ * Validates a batch against the state machine before anything is written, so a batch with one
+ * forbidden change leaves the task and its log untouched. The trial carries only the status:
+ * O(size of the events), never of the task.
+ */
+function checkTransitions(task: Task, events: readonly StreamResponse[]): void {
+  const trial = new TaskProjection({ id: task.id, status: task.status });
+  for (const event of events) trial.apply(event);
 }
 
 function sameScope(a: Scope, b: Scope): boolean {

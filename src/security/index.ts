@@ -1,0 +1,33 @@
+/** `a2a-kit/security`: RFC 8785 canonical JSON and signed Agent Cards (JWS, spec §8.4). */
+export { canonicalize, canonicalizeToBytes, compareUtf16, JcsError } from './jcs.js';
+export {
+  AGENT_CARD_FIELDS,
+  agentCardSigningObject,
+  agentCardSigningPayload,
+  canonicalizeAgentCard,
+} from './card-canonical.js';
+export { signAgentCard, verifyAgentCard } from './card-signing.js';
+export type {
+  CardVerified,
+  SignAgentCardOptions,
+  VerifyAgentCardOptions,
+  VerifyAgentCardResult,
+} from './card-signing.js';
+export {
+  CARD_SIGNING_ALGORITHMS,
+  exportPrivateJwk,
+  exportPublicJwks,
+  generateSigningKey,
+  importSigningKey,
+  isCardSigningAlgorithm,
+} from './signing-keys.js';
+export type { CardSigningAlgorithm, KeyMaterial, SigningKey } from './signing-keys.js';
+export { fetchJwks, parseJwks } from './jwks.js';
+export type { FetchJwksOptions } from './jwks.js';
+export type { KeyResolver, KeySourceOptions } from './verification-keys.js';
+export { CardSignatureError } from './signature-error.js';
+export type {
+  CardSignatureErrorCode,
+  SignatureFailure,
+  SignatureFailureCode,
+} from './signature-error.js';

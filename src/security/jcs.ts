@@ -1,0 +1,146 @@
+/**
+ * RFC 8785 JSON Canonicalization Scheme (JCS): object members sorted by the UTF-16 code units of
+ * their names, ECMAScript number and string serialization, no whitespace. Runtime-neutral.
+ *
+ * Input is a JSON value built from plain objects, arrays, strings, finite numbers, booleans and
+ * null. Object members whose value is `undefined` are skipped (as `JSON.stringify` does); anything
+ * that has no JSON form (NaN, Infinity, bigint, functions, `undefined` in arrays, lone surrogates,
+ * cycles) throws a `JcsError` instead of being silently rewritten.
+ */
+
+/** Thrown when a value has no RFC 8785 canonical form. */
+export class JcsError extends Error {
+  override readonly name = 'JcsError';
+}
+
+// Far beyond any real document; turns a hostile, deeply nested input into a JcsError rather
+// than a stack overflow.
+const MAX_DEPTH = 512;
+
+/** RFC 8785 canonical JSON text of `value`. */
+export function canonicalize(value: unknown): string {
+  const out: string[] = [];
+  write(value, out, new Set<object>(), '$');
+  return out.join('');
+}
+
+/** RFC 8785 canonical form of `value` as UTF-8 bytes (the form that gets hashed or signed). */
+export function canonicalizeToBytes(value: unknown): Uint8Array {
+  return new TextEncoder().encode(canonicalize(value));
+}
+
+function write(value: unknown, out: string[], ancestors: Set<object>, path: string): void {
+  switch (typeof value) {
+    case 'string':
+      out.push(serializeString(value, path));
+      return;
+    case 'number':
+      out.push(serializeNumber(value, path));
+      return;
+    case 'boolean':
+      out.push(value ? 'true' : 'false');
+      return;
+    case 'object':
+      if (value === null) {
+        out.push('null');
+        return;
+      }
+      if (ancestors.has(value)) throw new JcsError(`${path}: cyclic structure`);
+      if (ancestors.size >= MAX_DEPTH)
+        throw new JcsError(`${path}: nested deeper than ${MAX_DEPTH}`);
+      ancestors.add(value);
+      if (Array.isArray(value)) writeArray(value, out, ancestors, path);
+      else writeObject(value, out, ancestors, path);
+      ancestors.delete(value);
+      return;
+    case 'undefined':
+    case 'bigint':
+    case 'function':
+    case 'symbol':
+      throw new JcsError(`${path}: ${typeof value} has no JSON form`);
+  }
+}
+
+function writeArray(items: unknown[], out: string[], ancestors: Set<object>, path: string): void {
+  out.push('[');
+  for (let i = 0; i < items.length; i++) {
+    if (i > 0) out.push(',');
+    write(items[i], out, ancestors, `${path}[${i}]`);
+  }
+  out.push(']');
+}
+
+function writeObject(obj: object, out: string[], ancestors: Set<object>, path: string): void {
+  if ('toJSON' in obj && typeof obj.toJSON === 'function') {
+    throw new JcsError(`${path}: objects with toJSON() are not plain JSON; convert them first`);
+  }
+  const record = obj as Record<string, unknown>;
+  // RFC 8785 §3.2.3: sort by UTF-16 code units, which is exactly what `<` does on JS strings.
+  const keys = Object.keys(record)
+    .filter((k) => record[k] !== undefined)
+    .sort(compareUtf16);
+  out.push('{');
+  keys.forEach((key, i) => {
+    if (i > 0) out.push(',');
+    out.push(serializeString(key, path), ':');
+    write(record[key], out, ancestors, `${path}.${key}`);
+  });
+  out.push('}');
+}
+
+/** Orders strings by their UTF-16 code units (RFC 8785 §3.2.3), not by code points or locale. */
+export function compareUtf16(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/**
+ * ECMAScript Number::toString (RFC 8785 §3.2.2.3): shortest round-trip digits, exponent form
+ * below 1e-6 and from 1e21 on, `-0` as `0`. NaN and the infinities have no JSON form.
+ */
+function serializeNumber(n: number, path: string): string {
+  if (!Number.isFinite(n)) throw new JcsError(`${path}: ${String(n)} has no JSON form`);
+  // String() implements the ECMAScript algorithm RFC 8785 adopts verbatim; String(-0) is "0".
+  return String(n);
+}
+
+const SHORT_ESCAPES: Readonly<Record<number, string>> = {
+  0x08: '\\b',
+  0x09: '\\t',
+  0x0a: '\\n',
+  0x0c: '\\f',
+  0x0d: '\\r',
+  0x22: '\\"',
+  0x5c: '\\\\',
+};
+
+// Anything that may need an escape or a surrogate check; the common case skips the loop.
+// eslint-disable-next-line no-control-regex -- matching the C0 controls is the point
+const NEEDS_WORK = /[\u0000-\u001f"\\\ud800-\udfff]/;
+
+/**
+ * RFC 8785 §3.2.2.2: only `"`, `\` and the C0 controls are escaped (short forms where JSON has
+ * them, else `\u00xx` in lowercase hex); everything else, including non-ASCII, stays literal.
+ * Lone surrogates are not I-JSON (RFC 7493 §2.1) and are rejected.
+ */
+function serializeString(s: string, path: string): string {
+  if (!NEEDS_WORK.test(s)) return `"${s}"`;
+  let out = '"';
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    const short = SHORT_ESCAPES[c];
+    if (short !== undefined) out += short;
+    else if (c < 0x20) out += `\\u${c.toString(16).padStart(4, '0')}`;
+    else if (c >= 0xd800 && c <= 0xdbff) {
+      const next = s.charCodeAt(i + 1);
+      if (!(next >= 0xdc00 && next <= 0xdfff)) throw loneSurrogate(path, c);
+      out += s.slice(i, i + 2);
+      i++;
+    } else if (c >= 0xdc00 && c <= 0xdfff) throw loneSurrogate(path, c);
+    else out += s.charAt(i);
+  }
+  return out + '"';
+}
+
+function loneSurrogate(path: string, unit: number): JcsError {
+  return new JcsError(`${path}: lone surrogate \\u${unit.toString(16)} is not valid I-JSON`);
+}

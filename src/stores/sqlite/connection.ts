@@ -1,0 +1,38 @@
+/** Opening a SQLite database for a2a-kit's stores: directory, pragmas, migrations. */
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import Database from 'better-sqlite3';
+import { migrateSqlite } from './migrations.js';
+
+/** Where the data lives: a file (created with its directory on first use) or `:memory:`. */
+export type SqliteLocation = { path: string } | { database: Database.Database };
+
+/** An open, migrated connection, and whether the caller opened it (and so must close it). */
+export interface SqliteConnection {
+  readonly db: Database.Database;
+  readonly owned: boolean;
+}
+
+/**
+ * Opens (or adopts) a connection: WAL, so readers never block the writer; synchronous=NORMAL,
+ * durable across a crash of the process (a power loss may drop the last commits, never corrupt);
+ * a busy timeout for other processes' write locks; then the schema migrations.
+ */
+export function openSqlite(location: SqliteLocation, busyTimeoutMs = 5_000): SqliteConnection {
+  let db: Database.Database;
+  let owned: boolean;
+  if ('database' in location) {
+    db = location.database;
+    owned = false;
+  } else {
+    const { path } = location;
+    if (path !== ':memory:' && path !== '') mkdirSync(dirname(path), { recursive: true });
+    db = new Database(path, { timeout: busyTimeoutMs });
+    owned = true;
+  }
+  db.pragma('journal_mode = WAL');
+  db.pragma('synchronous = NORMAL');
+  db.pragma(`busy_timeout = ${Math.max(0, Math.floor(busyTimeoutMs))}`);
+  migrateSqlite(db);
+  return { db, owned };
+}

@@ -1,0 +1,94 @@
+/**
+ * The SQLite schema, versioned with `PRAGMA user_version` and applied at open in one IMMEDIATE
+ * transaction, so two processes opening the same new file cannot both migrate it. Migrations are
+ * append-only: never edit a released one, add the next version.
+ */
+import type BetterSqlite3 from 'better-sqlite3';
+
+/** One schema step: `version` is the user_version the database has once `sql` ran. */
+export interface SqliteMigration {
+  readonly version: number;
+  readonly name: string;
+  readonly sql: string;
+}
+
+/** Every migration in order. */
+export const SQLITE_MIGRATIONS: readonly SqliteMigration[] = [
+  {
+    version: 1,
+    name: 'tasks, event log, message index',
+    sql: `
+      -- One small row per task: what ListTasks filters and sorts on and the optimistic seq. It is
+      -- updated on every event, so it holds no JSON: SQLite rewrites a whole row on UPDATE.
+      CREATE TABLE tasks (
+        id           TEXT PRIMARY KEY,
+        tenant       TEXT NOT NULL,
+        owner        TEXT NOT NULL,
+        context_id   TEXT NOT NULL,
+        state        TEXT NOT NULL,
+        status_ts    TEXT NOT NULL,
+        finished     INTEGER NOT NULL,
+        seq          INTEGER NOT NULL,
+        snapshot_seq INTEGER NOT NULL,
+        created_at   INTEGER NOT NULL,
+        updated_at   INTEGER NOT NULL
+      );
+      -- ListTasks: newest status first within a scope, optionally within a context or a state.
+      CREATE INDEX tasks_by_status_ts ON tasks (tenant, owner, status_ts DESC, id DESC);
+      CREATE INDEX tasks_by_context ON tasks (tenant, owner, context_id, status_ts DESC, id DESC);
+      CREATE INDEX tasks_by_state ON tasks (tenant, owner, state, status_ts DESC, id DESC);
+      -- Retention: finished tasks by last change.
+      CREATE INDEX tasks_finished ON tasks (updated_at) WHERE finished = 1;
+
+      -- The checkpoint a read replays the log onto: the task as of tasks.snapshot_seq.
+      CREATE TABLE snapshots (
+        task_id  TEXT PRIMARY KEY,
+        snapshot TEXT NOT NULL
+      );
+
+      -- The append-only log: seq 1 is the creation snapshot {"task": ...}.
+      CREATE TABLE events (
+        task_id TEXT NOT NULL,
+        seq     INTEGER NOT NULL,
+        event   TEXT NOT NULL,
+        PRIMARY KEY (task_id, seq)
+      );
+
+      -- Retried sends: the task a user message created or continued, per scope.
+      CREATE TABLE messages (
+        tenant     TEXT NOT NULL,
+        owner      TEXT NOT NULL,
+        message_id TEXT NOT NULL,
+        task_id    TEXT NOT NULL,
+        PRIMARY KEY (tenant, owner, message_id)
+      ) WITHOUT ROWID;
+      CREATE INDEX messages_by_task ON messages (task_id);
+    `,
+  },
+];
+
+/** The schema version this code writes. */
+export const SQLITE_SCHEMA_VERSION = SQLITE_MIGRATIONS[SQLITE_MIGRATIONS.length - 1]?.version ?? 0;
+
+/**
+ * Brings the database to {@link SQLITE_SCHEMA_VERSION}; returns the version it found. Refuses a
+ * database written by a newer a2a-kit rather than guessing at its schema.
+ */
+export function migrateSqlite(db: BetterSqlite3.Database): number {
+  const run = db.transaction(() => {
+    const found = db.pragma('user_version', { simple: true });
+    const current = typeof found === 'number' ? found : 0;
+    if (current > SQLITE_SCHEMA_VERSION) {
+      throw new Error(
+        `the database has schema version ${current}, newer than this a2a-kit (${SQLITE_SCHEMA_VERSION}): upgrade a2a-kit`,
+      );
+    }
+    for (const migration of SQLITE_MIGRATIONS) {
+      if (migration.version <= current) continue;
+      db.exec(migration.sql);
+      db.pragma(`user_version = ${migration.version}`);
+    }
+    return current;
+  });
+  return run.immediate();
+}

@@ -1,0 +1,88 @@
+/**
+ * The SQLite store's task projections: an LRU of recently read or written tasks, advanced in
+ * place by appends, and the cold path that rebuilds a task from its checkpoint plus the log.
+ */
+import { A2AError } from '../../core/errors.js';
+import type { StreamResponse, Task } from '../../core/schemas/index.js';
+import { TaskProjection } from '../../core/task-state.js';
+import { Lru } from './lru.js';
+import type { HeadRow, Statements } from './statements.js';
+
+/** A projection and the seq of the last event applied to it. */
+export interface Projected {
+  readonly projection: TaskProjection;
+  seq: number;
+  /** Tells a task apart from one deleted and created again with the same id. */
+  readonly createdAt: number;
+}
+
+/** What {@link Projections.load} needs of the task's row. */
+export type ProjectionHead = Pick<HeadRow, 'seq' | 'snapshot_seq' | 'created_at'>;
+
+/** Cache and loader of task projections for one connection. */
+export class Projections {
+  private readonly cache: Lru<string, Projected>;
+  private readonly sql: Statements;
+
+  constructor(sql: Statements, capacity: number) {
+    this.sql = sql;
+    this.cache = new Lru(capacity);
+  }
+
+  /** Caches a task just created. */
+  seed(task: Task, createdAt: number): void {
+    this.cache.set(task.id, { projection: new TaskProjection(task), seq: 1, createdAt });
+  }
+
+  /**
+   * Applies appended events to the cached projection when it is at `head.seq`; otherwise drops
+   * it (another process moved the task) so the next read rebuilds it.
+   */
+  advance(taskId: string, head: ProjectionHead, events: readonly StreamResponse[]): void {
+    const cached = this.cache.get(taskId);
+    if (!cached) return;
+    if (cached.seq !== head.seq || cached.createdAt !== head.created_at) {
+      this.cache.delete(taskId);
+      return;
+    }
+    for (const event of events) cached.projection.apply(event);
+    cached.seq += events.length;
+  }
+
+  /**
+   * The projection of a task at `head.seq`: the cached one, advanced by the events it misses
+   * (written by another process), else the checkpoint plus the log after it. `remember` keeps it
+   * in the cache (reads and writes do; listings do not, so they cannot push out running tasks).
+   */
+  load(taskId: string, head: ProjectionHead, remember: boolean): Projected {
+    let cached = this.cache.get(taskId);
+    if (cached && (cached.createdAt !== head.created_at || cached.seq > head.seq)) {
+      this.cache.delete(taskId); // deleted and created again elsewhere
+      cached = undefined;
+    }
+    if (!cached) {
+      const row = this.sql.snapshot.get(taskId);
+      if (!row) throw new A2AError('TASK_NOT_FOUND', `Task ${taskId} not found`);
+      const projection = new TaskProjection(JSON.parse(row.snapshot) as Task);
+      cached = { projection, seq: head.snapshot_seq, createdAt: head.created_at };
+    }
+    try {
+      if (cached.seq < head.seq) {
+        for (const row of this.sql.eventsAfter.iterate(taskId, cached.seq, head.seq - cached.seq)) {
+          cached.projection.apply(JSON.parse(row.event) as StreamResponse);
+          cached.seq = row.seq;
+        }
+      }
+    } catch (error) {
+      this.cache.delete(taskId);
+      throw error;
+    }
+    if (remember) this.cache.set(taskId, cached);
+    return cached;
+  }
+
+  /** Forgets a task (deleted, or its cached state may be ahead of what was committed). */
+  forget(taskId: string): void {
+    this.cache.delete(taskId);
+  }
+}

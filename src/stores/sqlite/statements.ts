@@ -1,0 +1,175 @@
+/**
+ * The SQLite task store's statements, prepared once per connection. ListTasks has one statement
+ * pair per combination of filters (at most 16), prepared on first use.
+ */
+import type BetterSqlite3 from 'better-sqlite3';
+import type { TaskQuery } from '../types.js';
+
+/** What the store checks before reading or writing a task. */
+export interface HeadRow {
+  state: string;
+  status_ts: string;
+  seq: number;
+  snapshot_seq: number;
+  created_at: number;
+}
+
+/** One log entry as stored. */
+export interface EventRow {
+  seq: number;
+  event: string;
+}
+
+/** One ListTasks row before its snapshot is loaded. */
+export interface ListRow {
+  id: string;
+  seq: number;
+  snapshot_seq: number;
+  created_at: number;
+}
+
+/** Named parameters of the task-row insert. */
+export interface InsertTaskParams {
+  id: string;
+  tenant: string;
+  owner: string;
+  contextId: string;
+  state: string;
+  statusTs: string;
+  finished: number;
+  now: number;
+}
+
+/** Named parameters of the per-event row update. */
+export interface AdvanceParams {
+  id: string;
+  expected: number;
+  seq: number;
+  now: number;
+}
+
+/** Named parameters of the per-event row update when the status changed. */
+export interface AdvanceStatusParams extends AdvanceParams {
+  state: string;
+  statusTs: string;
+  finished: number;
+}
+
+/** Named parameters of the ListTasks statements (unused ones are ignored). */
+export interface ListParams {
+  tenant: string;
+  owner: string;
+  contextId: string;
+  status: string;
+  after: string;
+  cursorTs: string;
+  cursorId: string;
+  limit: number;
+}
+
+type Stmt<P extends unknown[], R = unknown> = BetterSqlite3.Statement<P, R>;
+
+/** The fixed statements of one connection. */
+export interface Statements {
+  head: Stmt<[id: string, tenant: string, owner: string], HeadRow>;
+  exists: Stmt<[id: string], { id: string }>;
+  snapshot: Stmt<[id: string], { snapshot: string }>;
+  insertTask: Stmt<[InsertTaskParams]>;
+  insertSnapshot: Stmt<[id: string, snapshot: string]>;
+  advance: Stmt<[AdvanceParams]>;
+  advanceStatus: Stmt<[AdvanceStatusParams]>;
+  checkpoint: Stmt<[snapshot: string, id: string]>;
+  checkpointSeq: Stmt<[seq: number, id: string]>;
+  insertEvent: Stmt<[id: string, seq: number, event: string]>;
+  eventsAfter: Stmt<[id: string, afterSeq: number, limit: number], EventRow>;
+  indexMessage: Stmt<[tenant: string, owner: string, messageId: string, id: string]>;
+  findMessage: Stmt<[tenant: string, owner: string, messageId: string], { task_id: string }>;
+  deleteEvents: Stmt<[id: string]>;
+  deleteMessages: Stmt<[id: string]>;
+  deleteSnapshot: Stmt<[id: string]>;
+  deleteTask: Stmt<[id: string]>;
+  expired: Stmt<[beforeMs: number, limit: number], { id: string }>;
+}
+
+/** Prepares the fixed statements. */
+export function prepareStatements(db: BetterSqlite3.Database): Statements {
+  return {
+    head: db.prepare(
+      `SELECT state, status_ts, seq, snapshot_seq, created_at FROM tasks
+       WHERE id = ? AND tenant = ? AND owner = ?`,
+    ),
+    exists: db.prepare('SELECT id FROM tasks WHERE id = ?'),
+    snapshot: db.prepare('SELECT snapshot FROM snapshots WHERE task_id = ?'),
+    insertTask: db.prepare(
+      `INSERT INTO tasks (id, tenant, owner, context_id, state, status_ts, finished, seq,
+         snapshot_seq, created_at, updated_at)
+       VALUES (@id, @tenant, @owner, @contextId, @state, @statusTs, @finished, 1, 1, @now, @now)`,
+    ),
+    insertSnapshot: db.prepare('INSERT INTO snapshots (task_id, snapshot) VALUES (?, ?)'),
+    // The per-event writes: scalar columns only, guarded by the optimistic seq check. Events that
+    // leave the status alone do not touch the indexed columns, so no index is rewritten.
+    advance: db.prepare(
+      'UPDATE tasks SET seq = @seq, updated_at = @now WHERE id = @id AND seq = @expected',
+    ),
+    advanceStatus: db.prepare(
+      `UPDATE tasks SET seq = @seq, updated_at = @now, state = @state, status_ts = @statusTs,
+         finished = @finished
+       WHERE id = @id AND seq = @expected`,
+    ),
+    checkpoint: db.prepare('UPDATE snapshots SET snapshot = ? WHERE task_id = ?'),
+    checkpointSeq: db.prepare('UPDATE tasks SET snapshot_seq = ? WHERE id = ?'),
+    insertEvent: db.prepare('INSERT INTO events (task_id, seq, event) VALUES (?, ?, ?)'),
+    eventsAfter: db.prepare(
+      'SELECT seq, event FROM events WHERE task_id = ? AND seq > ? ORDER BY seq LIMIT ?',
+    ),
+    indexMessage: db.prepare(
+      'INSERT OR REPLACE INTO messages (tenant, owner, message_id, task_id) VALUES (?, ?, ?, ?)',
+    ),
+    findMessage: db.prepare(
+      'SELECT task_id FROM messages WHERE tenant = ? AND owner = ? AND message_id = ?',
+    ),
+    deleteEvents: db.prepare('DELETE FROM events WHERE task_id = ?'),
+    deleteMessages: db.prepare('DELETE FROM messages WHERE task_id = ?'),
+    deleteSnapshot: db.prepare('DELETE FROM snapshots WHERE task_id = ?'),
+    deleteTask: db.prepare('DELETE FROM tasks WHERE id = ?'),
+    expired: db.prepare('SELECT id FROM tasks WHERE finished = 1 AND updated_at < ? LIMIT ?'),
+  };
+}
+
+/** The COUNT and page statements of one combination of ListTasks filters. */
+export interface ListStatements {
+  count: Stmt<[ListParams], { n: number }>;
+  page: Stmt<[ListParams], ListRow>;
+}
+
+/** Builds (once per filter combination) the ListTasks statements; they use the scope indexes. */
+export function listStatements(
+  db: BetterSqlite3.Database,
+  cache: Map<string, ListStatements>,
+  query: TaskQuery,
+  paged: boolean,
+): ListStatements {
+  const key = [query.contextId, query.status, query.statusTimestampAfter, paged]
+    .map(Boolean)
+    .join();
+  let statements = cache.get(key);
+  if (statements) return statements;
+  const where = ['tenant = @tenant', 'owner = @owner'];
+  if (query.contextId) where.push('context_id = @contextId');
+  if (query.status) where.push('state = @status');
+  if (query.statusTimestampAfter) where.push('status_ts >= @after');
+  const filter = where.join(' AND ');
+  // Row values compare (status_ts, id) in the same order as paging.ts's newestFirst.
+  const cursor = paged ? ' AND (status_ts, id) < (@cursorTs, @cursorId)' : '';
+  statements = {
+    count: db.prepare<[ListParams], { n: number }>(
+      `SELECT COUNT(*) AS n FROM tasks WHERE ${filter}`,
+    ),
+    page: db.prepare<[ListParams], ListRow>(
+      `SELECT id, seq, snapshot_seq, created_at FROM tasks WHERE ${filter}${cursor}
+       ORDER BY status_ts DESC, id DESC LIMIT @limit`,
+    ),
+  };
+  cache.set(key, statements);
+  return statements;
+}

@@ -1,0 +1,249 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
+import { runTaskStoreSuite } from '../../testing/index.js';
+import {
+  artifactEvent,
+  at,
+  freshScopes,
+  newTask,
+  statusEvent,
+  textArtifact,
+  uniqueId,
+  userText,
+} from '../../testing/store-fixtures.js';
+import { SQLITE_SCHEMA_VERSION } from './migrations.js';
+import { SqliteTaskStore, type SqliteTaskStoreOptions } from './task-store.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'a2a-kit-sqlite-'));
+const dbFile = () => join(dir, `${uniqueId('db')}.sqlite`);
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+runTaskStoreSuite({ name: 'sqlite file', create: () => new SqliteTaskStore({ path: dbFile() }) });
+runTaskStoreSuite({
+  name: 'sqlite :memory:',
+  create: () => new SqliteTaskStore({ path: ':memory:' }),
+});
+// No cache and frequent checkpoints: every read takes the cold path (checkpoint + replay).
+runTaskStoreSuite({
+  name: 'sqlite file, no cache, checkpoint every 3 events',
+  create: () => new SqliteTaskStore({ path: dbFile(), cacheSize: 0, checkpointEvents: 3 }),
+});
+
+describe('SqliteTaskStore', () => {
+  const stores: SqliteTaskStore[] = [];
+  const open = (options: SqliteTaskStoreOptions) => {
+    const store = new SqliteTaskStore(options);
+    stores.push(store);
+    return store;
+  };
+  afterEach(async () => {
+    vi.useRealTimers();
+    await Promise.all(stores.splice(0).map((s) => s.close()));
+  });
+
+  it('keeps every task, log entry and message index across close and reopen', async () => {
+    const path = join(dir, uniqueId('nested'), 'deeper', 'tasks.db');
+    const { scope } = freshScopes();
+    const running = newTask({ state: 'TASK_STATE_WORKING', timestamp: at(1) });
+    const paused = newTask({ timestamp: at(2) });
+    const done = newTask({ timestamp: at(3) });
+    const first = open({ path });
+    await first.create(scope, running, { messageId: 'm-running' });
+    await first.create(scope, paused);
+    await first.create(scope, done);
+    await first.append(scope, running.id, [artifactEvent(running, textArtifact('a', 'x'))], 1);
+    const ask = statusEvent(paused, 'TASK_STATE_INPUT_REQUIRED', { timestamp: at(4) });
+    await first.append(scope, paused.id, [ask], 1);
+    const answer = userText('yes');
+    await first.append(scope, paused.id, [{ message: answer }], 2, { messageId: answer.messageId });
+    await first.append(
+      scope,
+      done.id,
+      [statusEvent(done, 'TASK_STATE_COMPLETED', { timestamp: at(5) })],
+      1,
+    );
+    const before = await Promise.all(
+      [running, paused, done].map(async (t) => ({
+        record: structuredClone(await first.get(scope, t.id)),
+        log: await first.events(scope, t.id, 0),
+      })),
+    );
+    const listed = await first.list(scope, { pageSize: 10 });
+    await first.close();
+
+    const second = open({ path });
+    for (const [i, t] of [running, paused, done].entries()) {
+      expect(await second.get(scope, t.id)).toStrictEqual(before[i]?.record);
+      expect(await second.events(scope, t.id, 0)).toStrictEqual(before[i]?.log);
+    }
+    expect(await second.list(scope, { pageSize: 10 })).toStrictEqual(listed);
+    expect(await second.findByMessageId(scope, 'm-running')).toBe(running.id);
+    expect(await second.findByMessageId(scope, answer.messageId)).toBe(paused.id);
+    const resumed = statusEvent(paused, 'TASK_STATE_WORKING', { timestamp: at(6) });
+    expect(await second.append(scope, paused.id, [resumed], 3)).toBe(4);
+  });
+
+  it('lets two connections to one file share tasks, with exactly one winner per seq', async () => {
+    const path = dbFile();
+    const [a, b] = [open({ path }), open({ path })];
+    const { scope } = freshScopes();
+    const task = newTask({ state: 'TASK_STATE_WORKING' });
+    await a.create(scope, task);
+    expect((await b.get(scope, task.id))?.seq).toBe(1); // b now caches the task
+    await a.append(scope, task.id, [artifactEvent(task, textArtifact('x', '1'))], 1);
+    expect((await b.get(scope, task.id))?.task.artifacts).toStrictEqual([textArtifact('x', '1')]);
+    const results = await Promise.allSettled([
+      a.append(scope, task.id, [artifactEvent(task, textArtifact('from-a', 'a'))], 2),
+      b.append(scope, task.id, [artifactEvent(task, textArtifact('from-b', 'b'))], 2),
+    ]);
+    expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
+    const [viewA, viewB] = [await a.get(scope, task.id), await b.get(scope, task.id)];
+    expect(viewA).toStrictEqual(viewB);
+    expect(viewA?.seq).toBe(3);
+    // A task deleted and created again elsewhere is not served from a stale cache.
+    await b.delete(scope, task.id);
+    const again = { ...newTask({}), id: task.id };
+    await b.create(scope, again);
+    expect(await a.get(scope, task.id)).toStrictEqual({ task: again, seq: 1 });
+  });
+
+  it('opens in WAL mode with synchronous=NORMAL at the current schema version', () => {
+    const store = open({ path: dbFile() });
+    expect(store.db.pragma('journal_mode', { simple: true })).toBe('wal');
+    expect(store.db.pragma('synchronous', { simple: true })).toBe(1);
+    expect(store.db.pragma('user_version', { simple: true })).toBe(SQLITE_SCHEMA_VERSION);
+  });
+
+  it('refuses a database written by a newer schema', () => {
+    const path = dbFile();
+    const raw = new Database(path);
+    raw.pragma(`user_version = ${SQLITE_SCHEMA_VERSION + 1}`);
+    raw.close();
+    expect(() => open({ path })).toThrow(/newer than this a2a-kit/);
+  });
+
+  it('writes one log row and a small row update per event, not the whole task', async () => {
+    const path = dbFile();
+    const store = open({ path, checkpointEvents: 1_000 });
+    const raw = new Database(path, { readonly: true });
+    const row = (id: string) =>
+      raw
+        .prepare(
+          `SELECT s.snapshot, t.snapshot_seq, t.seq FROM tasks t
+           JOIN snapshots s ON s.task_id = t.id WHERE t.id = ?`,
+        )
+        .get(id) as { snapshot: string; snapshot_seq: number; seq: number };
+    const { scope } = freshScopes();
+    const task = newTask({ state: 'TASK_STATE_WORKING' });
+    await store.create(scope, task);
+    const created = row(task.id);
+    let seq = 1;
+    for (let i = 0; i < 50; i++) {
+      const chunk = artifactEvent(task, textArtifact('a', `chunk ${i}`), { append: i > 0 });
+      seq = await store.append(scope, task.id, [chunk], seq);
+    }
+    expect(row(task.id)).toStrictEqual({ ...created, seq: 51 });
+    const done = statusEvent(task, 'TASK_STATE_COMPLETED', { timestamp: at(9) });
+    await store.append(scope, task.id, [done], seq);
+    // Finishing writes the final snapshot once, so finished tasks load from their row.
+    const finished = row(task.id);
+    expect(finished.snapshot_seq).toBe(52);
+    expect(JSON.parse(finished.snapshot)).toStrictEqual((await store.get(scope, task.id))?.task);
+    raw.close();
+  });
+
+  it('spaces checkpoints of a running task geometrically', async () => {
+    const path = dbFile();
+    const store = open({ path, checkpointEvents: 4 });
+    const raw = new Database(path, { readonly: true });
+    const { scope } = freshScopes();
+    const task = newTask({ state: 'TASK_STATE_WORKING' });
+    await store.create(scope, task);
+    const checkpoints = new Set<number>();
+    let seq = 1;
+    for (let i = 0; i < 100; i++) {
+      seq = await store.append(
+        scope,
+        task.id,
+        [artifactEvent(task, textArtifact(`a${i}`, 'x'))],
+        seq,
+      );
+      const at = raw.prepare('SELECT snapshot_seq AS s FROM tasks WHERE id = ?').get(task.id) as {
+        s: number;
+      };
+      checkpoints.add(at.s);
+    }
+    expect([...checkpoints]).toEqual([1, 5, 10, 20, 40, 80]);
+    raw.close();
+  });
+
+  it('lists through the scope indexes, without sorting in a temporary b-tree', () => {
+    const store = open({ path: ':memory:' });
+    const queries = [
+      "SELECT id FROM tasks WHERE tenant = 't' AND owner = 'o' AND (status_ts, id) < ('x', 'y') ORDER BY status_ts DESC, id DESC LIMIT 51",
+      "SELECT id FROM tasks WHERE tenant = 't' AND owner = 'o' AND context_id = 'c' ORDER BY status_ts DESC, id DESC LIMIT 51",
+      "SELECT id FROM tasks WHERE tenant = 't' AND owner = 'o' AND state = 's' ORDER BY status_ts DESC, id DESC LIMIT 51",
+    ];
+    for (const query of queries) {
+      const plan = store.db.prepare(`EXPLAIN QUERY PLAN ${query}`).all() as { detail: string }[];
+      const text = plan.map((p) => p.detail).join('; ');
+      expect(text).toMatch(/USING (COVERING )?INDEX tasks_by_/);
+      expect(text).not.toMatch(/TEMP B-TREE/);
+    }
+  });
+
+  it('purges finished tasks changed before a date, with their log and message index', async () => {
+    const store = open({ path: dbFile() });
+    const { scope } = freshScopes();
+    const running = newTask({ state: 'TASK_STATE_WORKING' });
+    const finished = newTask({ state: 'TASK_STATE_COMPLETED' });
+    await store.create(scope, running, { messageId: 'm1' });
+    await store.create(scope, finished, { messageId: 'm2' });
+    expect(await store.purge({ finishedBefore: Date.now() - 60_000 })).toBe(0);
+    expect(await store.purge({ finishedBefore: new Date(Date.now() + 1_000) })).toBe(1);
+    expect(await store.get(scope, finished.id)).toBeUndefined();
+    expect(await store.events(scope, finished.id, 0)).toEqual([]);
+    expect(await store.findByMessageId(scope, 'm2')).toBeUndefined();
+    expect(await store.findByMessageId(scope, 'm1')).toBe(running.id);
+    const count = store.db.prepare('SELECT COUNT(*) AS n FROM events').get() as { n: number };
+    expect(count.n).toBe(1);
+  });
+
+  it('purges more finished tasks than one batch', async () => {
+    const store = open({ path: ':memory:' });
+    const { scope } = freshScopes();
+    for (let i = 0; i < 1_203; i++)
+      await store.create(scope, newTask({ state: 'TASK_STATE_FAILED' }));
+    expect(await store.purge({ finishedBefore: Date.now() + 1_000 })).toBe(1_203);
+    expect((await store.list(scope, { pageSize: 1 })).totalSize).toBe(0);
+  });
+
+  it('purges finished tasks on its own once ttlMs has passed', async () => {
+    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval', 'Date'] });
+    const store = open({ path: ':memory:', ttlMs: 1_000, sweepIntervalMs: 500 });
+    const { scope } = freshScopes();
+    const running = newTask({ state: 'TASK_STATE_INPUT_REQUIRED' });
+    const finished = newTask({ state: 'TASK_STATE_CANCELED' });
+    await store.create(scope, running);
+    await store.create(scope, finished);
+    vi.advanceTimersByTime(1_000);
+    expect(await store.get(scope, finished.id)).toBeDefined();
+    vi.advanceTimersByTime(1_000);
+    expect(await store.get(scope, finished.id)).toBeUndefined();
+    expect(await store.get(scope, running.id)).toBeDefined();
+  });
+
+  it('uses a connection it is given and leaves it open on close', async () => {
+    const db = new Database(':memory:');
+    const store = new SqliteTaskStore({ database: db });
+    const { scope } = freshScopes();
+    await store.create(scope, newTask({}));
+    await store.close();
+    expect(db.open).toBe(true);
+    expect((db.prepare('SELECT COUNT(*) AS n FROM tasks').get() as { n: number }).n).toBe(1);
+    db.close();
+  });
+});

@@ -1,0 +1,266 @@
+/**
+ * SQLite TaskStore on better-sqlite3 (WAL, synchronous=NORMAL): survives restarts and crashes of
+ * the process with no server to install. Per event the write is one INSERT into the log plus a
+ * small UPDATE of the task's row (scalars only) guarded by the optimistic seq check, in one
+ * transaction; nothing proportional to the task's size is written.
+ *
+ * Reads: a checkpoint (the task as of `snapshot_seq`, in its own table so that the per-event
+ * UPDATE never rewrites it) plus the log after it, replayed onto a TaskProjection. Projections of
+ * recently used tasks stay in an LRU and appends advance them in place, so the server's hot path
+ * (append, then read the task it runs) never replays. The checkpoint is rewritten (a) once, when
+ * the task finishes, so finished tasks (most of ListTasks and GetTask) load from one row, and
+ * (b) when the events after it outnumber both `checkpointEvents` and the events before it: this
+ * geometric spacing keeps all checkpoint writes O(final task size), O(1) amortized per event,
+ * and bounds a cold read to replaying at most half the log.
+ */
+import type Database from 'better-sqlite3';
+import { A2AError } from '../../core/errors.js';
+import type { StreamResponse, Task, TaskState, TaskStatus } from '../../core/schemas/index.js';
+import { TaskProjection, isTerminal } from '../../core/task-state.js';
+import { decodePageToken, encodePageToken } from '../paging.js';
+import type { LogEntry, Scope, TaskPage, TaskQuery, TaskRecord, TaskStore } from '../types.js';
+import { ConcurrencyError } from '../types.js';
+import { type SqliteLocation, openSqlite } from './connection.js';
+import { Projections } from './projections.js';
+import {
+  type ListStatements,
+  type Statements,
+  listStatements,
+  prepareStatements,
+} from './statements.js';
+
+/** Options of {@link SqliteTaskStore}. */
+export type SqliteTaskStoreOptions = SqliteLocation & {
+  /** Tasks whose projection is kept in memory (LRU of reads and writes); default 1,000. */
+  cacheSize?: number;
+  /** How long a write waits for another process's lock before failing; default 5,000 ms. */
+  busyTimeoutMs?: number;
+  /** Finished tasks are purged this long after their last change; default: kept forever. */
+  ttlMs?: number;
+  /** How often the TTL purge runs; default min(ttlMs, 60 s). */
+  sweepIntervalMs?: number;
+  /** Events after a checkpoint before a running task's snapshot is rewritten; default 1,000. */
+  checkpointEvents?: number;
+};
+
+/** A TaskStore in one SQLite file: the embedded default of `a2a serve`. */
+export class SqliteTaskStore implements TaskStore {
+  /** The connection; other SQLite stores of a2a-kit may share it. */
+  readonly db: Database.Database;
+  private readonly sql: Statements;
+  private readonly lists = new Map<string, ListStatements>();
+  private readonly projections: Projections;
+  private readonly owned: boolean;
+  private readonly checkpointEvents: number;
+  private readonly timer: ReturnType<typeof setInterval> | undefined;
+  private readonly createTx;
+  private readonly appendTx;
+  private readonly deleteTx;
+  private readonly purgeTx;
+  private readonly readTx;
+
+  constructor(options: SqliteTaskStoreOptions) {
+    ({ db: this.db, owned: this.owned } = openSqlite(options, options.busyTimeoutMs));
+    this.sql = prepareStatements(this.db);
+    this.projections = new Projections(this.sql, options.cacheSize ?? 1_000);
+    this.checkpointEvents = Math.max(1, options.checkpointEvents ?? 1_000);
+    this.createTx = this.db.transaction(this.insert.bind(this));
+    this.appendTx = this.db.transaction(this.write.bind(this));
+    this.deleteTx = this.db.transaction(this.remove.bind(this));
+    this.purgeTx = this.db.transaction(this.purgeBatch.bind(this));
+    this.readTx = this.db.transaction((read: () => unknown) => read());
+    const { ttlMs } = options;
+    if (ttlMs !== undefined) {
+      this.timer = setInterval(
+        () => {
+          try {
+            this.purgeFinished(Date.now() - ttlMs);
+          } catch {
+            // Busy or closing: the next sweep tries again.
+          }
+        },
+        options.sweepIntervalMs ?? Math.min(ttlMs, 60_000),
+      );
+      this.timer.unref?.();
+    }
+  }
+
+  async create(scope: Scope, task: Task, options: { messageId?: string } = {}): Promise<void> {
+    const createdAt = this.createTx.immediate(scope, task, options.messageId);
+    this.projections.seed(task, createdAt);
+  }
+
+  async append(
+    scope: Scope,
+    taskId: string,
+    events: readonly StreamResponse[],
+    expectedSeq: number,
+    options: { messageId?: string } = {},
+  ): Promise<number> {
+    try {
+      return this.appendTx.immediate(scope, taskId, events, expectedSeq, options.messageId);
+    } catch (error) {
+      // The cached projection may be ahead of what was committed, or stale (another process).
+      this.projections.forget(taskId);
+      throw error;
+    }
+  }
+
+  async get(scope: Scope, taskId: string): Promise<TaskRecord | undefined> {
+    return this.read(() => {
+      const head = this.sql.head.get(taskId, scope.tenant, scope.owner);
+      if (!head) return undefined;
+      const cached = this.projections.load(taskId, head, true);
+      return { task: cached.projection.task, seq: cached.seq };
+    });
+  }
+
+  async events(scope: Scope, taskId: string, afterSeq: number, limit = 1000): Promise<LogEntry[]> {
+    return this.read(() => {
+      if (!this.sql.head.get(taskId, scope.tenant, scope.owner)) return [];
+      return this.sql.eventsAfter
+        .all(taskId, Math.max(0, afterSeq), Math.max(0, limit))
+        .map((row) => ({ seq: row.seq, event: JSON.parse(row.event) as StreamResponse }));
+    });
+  }
+
+  async list(scope: Scope, query: TaskQuery): Promise<TaskPage> {
+    const cursor = query.pageToken ? decodePageToken(query.pageToken) : undefined;
+    const { count, page } = listStatements(this.db, this.lists, query, cursor !== undefined);
+    const params = {
+      tenant: scope.tenant,
+      owner: scope.owner,
+      contextId: query.contextId ?? '',
+      status: query.status ?? '',
+      after: query.statusTimestampAfter ?? '',
+      cursorTs: cursor?.timestamp ?? '',
+      cursorId: cursor?.id ?? '',
+      limit: query.pageSize + 1, // one more tells whether another page exists
+    };
+    return this.read(() => {
+      const totalSize = count.get(params)?.n ?? 0;
+      const rows = page.all(params);
+      // Listing does not fill the cache: a large listing must not push out the running tasks.
+      const tasks = rows
+        .slice(0, query.pageSize)
+        .map((row) => this.projections.load(row.id, row, false).projection.task);
+      const last = tasks[tasks.length - 1];
+      const more = rows.length > query.pageSize;
+      return { tasks, nextPageToken: more && last ? encodePageToken(last) : '', totalSize };
+    });
+  }
+
+  async findByMessageId(scope: Scope, messageId: string): Promise<string | undefined> {
+    return this.sql.findMessage.get(scope.tenant, scope.owner, messageId)?.task_id;
+  }
+
+  async delete(scope: Scope, taskId: string): Promise<void> {
+    this.deleteTx.immediate(scope, taskId);
+  }
+
+  /** Deletes finished tasks (log and message index included) last changed before the date. */
+  async purge(options: { finishedBefore: Date | number }): Promise<number> {
+    const before = options.finishedBefore;
+    return this.purgeFinished(typeof before === 'number' ? before : before.getTime());
+  }
+
+  async close(): Promise<void> {
+    if (this.timer) clearInterval(this.timer);
+    if (this.owned && this.db.open) this.db.close();
+  }
+
+  /** Runs reads in one read transaction: the row and the log it is replayed from agree. */
+  private read<T>(fn: () => T): T {
+    return this.readTx.deferred(fn) as T;
+  }
+
+  private insert(scope: Scope, task: Task, messageId: string | undefined): number {
+    if (this.sql.exists.get(task.id)) throw new Error(`task ${task.id} already exists`);
+    const snapshot = JSON.stringify(task);
+    const now = Date.now();
+    this.sql.insertTask.run({
+      id: task.id,
+      tenant: scope.tenant,
+      owner: scope.owner,
+      contextId: task.contextId ?? '',
+      state: task.status.state,
+      statusTs: task.status.timestamp ?? '',
+      finished: isTerminal(task.status.state) ? 1 : 0,
+      now,
+    });
+    this.sql.insertSnapshot.run(task.id, snapshot);
+    this.sql.insertEvent.run(task.id, 1, `{"task":${snapshot}}`);
+    if (messageId) this.sql.indexMessage.run(scope.tenant, scope.owner, messageId, task.id);
+    return now;
+  }
+
+  private write(
+    scope: Scope,
+    taskId: string,
+    events: readonly StreamResponse[],
+    expectedSeq: number,
+    messageId: string | undefined,
+  ): number {
+    const head = this.sql.head.get(taskId, scope.tenant, scope.owner);
+    if (!head)
+      throw new A2AError('TASK_NOT_FOUND', `Task ${taskId} not found`, { metadata: { taskId } });
+    if (head.seq !== expectedSeq) throw new ConcurrencyError(taskId, expectedSeq, head.seq);
+    // Validate the whole batch on the status alone before anything is written or projected.
+    const trial = new TaskProjection({ id: taskId, status: { state: head.state as TaskState } });
+    let status: TaskStatus | undefined;
+    for (const event of events) {
+      trial.apply(event);
+      if ('statusUpdate' in event) status = event.statusUpdate.status;
+    }
+    let seq = head.seq;
+    for (const event of events) this.sql.insertEvent.run(taskId, ++seq, JSON.stringify(event));
+    const finished = status ? isTerminal(status.state) : false;
+    const advanced = { id: taskId, expected: expectedSeq, seq, now: Date.now() };
+    const changed = status
+      ? this.sql.advanceStatus.run({
+          ...advanced,
+          state: status.state,
+          statusTs: status.timestamp ?? '',
+          finished: finished ? 1 : 0,
+        })
+      : this.sql.advance.run(advanced);
+    if (changed.changes !== 1) throw new ConcurrencyError(taskId, expectedSeq, head.seq);
+    if (messageId) this.sql.indexMessage.run(scope.tenant, scope.owner, messageId, taskId);
+
+    this.projections.advance(taskId, head, events);
+    const due = seq - head.snapshot_seq >= Math.max(this.checkpointEvents, head.snapshot_seq);
+    if ((finished || due) && seq > head.snapshot_seq) {
+      const current = this.projections.load(taskId, { ...head, seq }, true);
+      this.sql.checkpoint.run(JSON.stringify(current.projection.task), taskId);
+      this.sql.checkpointSeq.run(seq, taskId);
+    }
+    return seq;
+  }
+
+  private remove(scope: Scope, taskId: string): void {
+    if (!this.sql.head.get(taskId, scope.tenant, scope.owner)) return;
+    this.drop(taskId);
+  }
+
+  private drop(taskId: string): void {
+    this.sql.deleteEvents.run(taskId);
+    this.sql.deleteMessages.run(taskId);
+    this.sql.deleteSnapshot.run(taskId);
+    this.sql.deleteTask.run(taskId);
+    this.projections.forget(taskId);
+  }
+
+  private purgeBatch(beforeMs: number, batch: number): number {
+    const ids = this.sql.expired.all(beforeMs, batch);
+    for (const { id } of ids) this.drop(id);
+    return ids.length;
+  }
+
+  private purgeFinished(beforeMs: number): number {
+    // Short transactions, so a large purge never holds the write lock for long.
+    const batch = 500;
+    let total = 0;
+    for (let n = batch; n === batch; total += n) n = this.purgeTx.immediate(beforeMs, batch);
+    return total;
+  }
+}

@@ -1,0 +1,90 @@
+/**
+ * Builders for the store and bus suites. Every test gets fresh ids and a fresh tenant, so the
+ * suites also run against shared backends (one PostgreSQL database) without cleaning up between
+ * tests.
+ */
+import type { Artifact, Message, StreamResponse, Task, TaskState } from '../core/schemas/index.js';
+import type { Scope } from '../stores/types.js';
+
+/** A unique id with a readable prefix. */
+export function uniqueId(prefix: string): string {
+  return `${prefix}-${globalThis.crypto.randomUUID()}`;
+}
+
+/** A fresh tenant with two owners, plus the same owner in another tenant. */
+export function freshScopes(): { scope: Scope; otherOwner: Scope; otherTenant: Scope } {
+  const tenant = uniqueId('tenant');
+  return {
+    scope: { tenant, owner: 'alice' },
+    otherOwner: { tenant, owner: 'bob' },
+    otherTenant: { tenant: `${tenant}-other`, owner: 'alice' },
+  };
+}
+
+/** The RFC 3339 timestamp `seconds` after 2025-01-01T00:00:00.000Z. */
+export function at(seconds: number): string {
+  return new Date(Date.UTC(2025, 0, 1) + seconds * 1000).toISOString();
+}
+
+/** A user message with one text part. */
+export function userText(text: string, extra: Partial<Message> = {}): Message {
+  return { messageId: uniqueId('msg'), role: 'ROLE_USER', parts: [{ text }], ...extra };
+}
+
+/** An agent message with one text part. */
+export function agentText(text: string): Message {
+  return { messageId: uniqueId('msg'), role: 'ROLE_AGENT', parts: [{ text }] };
+}
+
+/** A task as the server creates it: SUBMITTED with the user's message in its history. */
+export function newTask(options: {
+  id?: string;
+  contextId?: string;
+  state?: TaskState;
+  timestamp?: string;
+}): Task {
+  return {
+    id: options.id ?? uniqueId('task'),
+    contextId: options.contextId ?? uniqueId('ctx'),
+    status: {
+      state: options.state ?? 'TASK_STATE_SUBMITTED',
+      timestamp: options.timestamp ?? at(0),
+    },
+    history: [userText('hello')],
+  };
+}
+
+/** A statusUpdate event for `task`. */
+export function statusEvent(
+  task: Task,
+  state: TaskState,
+  options: { timestamp?: string; message?: Message } = {},
+): StreamResponse {
+  return {
+    statusUpdate: {
+      taskId: task.id,
+      contextId: task.contextId ?? '',
+      status: {
+        state,
+        timestamp: options.timestamp ?? at(1),
+        ...(options.message ? { message: options.message } : {}),
+      },
+    },
+  };
+}
+
+/** An artifactUpdate event for `task`. */
+export function artifactEvent(
+  task: Task,
+  artifact: Artifact,
+  flags: { append?: boolean; lastChunk?: boolean } = {},
+): StreamResponse {
+  return {
+    artifactUpdate: { taskId: task.id, contextId: task.contextId ?? '', artifact, ...flags },
+  };
+}
+
+/** A text artifact. */
+export function textArtifact(artifactId: string, ...texts: string[]): Artifact {
+  return { artifactId, parts: texts.map((text) => ({ text })) };
+}
