@@ -42,7 +42,7 @@ export const ERROR_CATALOG = {
   VERSION_NOT_SUPPORTED: { message: 'Protocol version not supported', a2a: true, jsonrpc: -32009, http: 400, grpc: 'FAILED_PRECONDITION' },
   PARSE_ERROR: { message: 'Request body is not valid JSON', a2a: false, jsonrpc: -32700, http: 400, grpc: 'INVALID_ARGUMENT' },
   INVALID_REQUEST: { message: 'Invalid request', a2a: false, jsonrpc: -32600, http: 400, grpc: 'INVALID_ARGUMENT' },
-  METHOD_NOT_FOUND: { message: 'Method not found', a2a: false, jsonrpc: -32601, http: 404, grpc: 'UNIMPLEMENTED' },
+  METHOD_NOT_FOUND: { message: 'Method not found', a2a: false, jsonrpc: -32601, http: 404, grpc: 'NOT_FOUND' },
   METHOD_NOT_ALLOWED: { message: 'HTTP method not allowed on this route', a2a: false, jsonrpc: -32601, http: 405, grpc: 'UNIMPLEMENTED' },
   INVALID_PARAMS: { message: 'Invalid parameters', a2a: false, jsonrpc: -32602, http: 400, grpc: 'INVALID_ARGUMENT' },
   PAYLOAD_TOO_LARGE: { message: 'Request body too large', a2a: false, jsonrpc: -32600, http: 413, grpc: 'RESOURCE_EXHAUSTED' },

@@ -1,6 +1,7 @@
 /** Parsing at trust boundaries: zod failures become INVALID_PARAMS with field violations. */
 import type { z } from 'zod';
 import { A2AError, type FieldViolation } from './errors.js';
+import { MAX_JSON_DEPTH, exceedsDepth } from './json-depth.js';
 import { OPERATIONS, type OperationName, type OperationParams } from './operations.js';
 
 /** The field violations of a zod error, with dotted paths (`message.parts.0.text`). */
@@ -35,6 +36,12 @@ export function parseOrThrow<S extends z.ZodType>(
 
 /** Validates the request of an operation (spec §3.3.2: validate all input, name the fields). */
 export function parseParams<N extends OperationName>(name: N, input: unknown): OperationParams<N> {
+  if (exceedsDepth(input)) {
+    const description = `nests deeper than ${MAX_JSON_DEPTH} levels`;
+    throw new A2AError('INVALID_PARAMS', `Invalid ${name} request: ${description}`, {
+      fieldViolations: [{ field: '', description }],
+    });
+  }
   return parseOrThrow(
     OPERATIONS[name].params,
     input ?? {},

@@ -96,7 +96,7 @@ describe('createA2AHandler', () => {
     const res = await request('GET', '/favicon.ico');
     expect(res.status).toBe(404);
     expect(JSON.parse(res.body as string)).toMatchObject({
-      error: { code: 404, status: 'UNIMPLEMENTED' },
+      error: { code: 404, status: 'NOT_FOUND' },
     });
   });
 

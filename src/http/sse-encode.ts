@@ -60,13 +60,27 @@ class SseEncoder implements AsyncIterableIterator<string> {
   private finished = false;
   /** The source needs no `return()`: it ended or threw on its own. */
   private sourceEnded = false;
-  /** Ends the current wait early when the consumer stops. */
-  private wake: (() => void) | undefined;
+  /** Resolves the current wait (an event, a failure, IDLE or CLOSED); set while waiting. */
+  private settle: ((waited: Waited) => void) | undefined;
+  /**
+   * One keep-alive timer per stream, re-armed only when it fires: per event the cost is one
+   * timestamp, not a setTimeout/clearTimeout pair (the timer lists showed in the profiles).
+   */
+  private timer: ReturnType<typeof setTimeout> | undefined;
+  /** When the last frame was handed out (performance.now()). */
+  private lastFrameAt = performance.now();
+  private readonly keepAliveMs: number;
+  private readonly onResult = (result: IteratorResult<StreamItem>) => this.resolveWait(result);
+  private readonly onFailure = (error: unknown) => this.resolveWait(new Failure(error));
+  private readonly onTimer = () => this.keepAliveDue();
 
   constructor(
     private readonly source: AsyncIterator<StreamItem>,
     private readonly options: SseEncodeOptions,
-  ) {}
+  ) {
+    const ms = options.keepAliveMs;
+    this.keepAliveMs = ms > 0 && Number.isFinite(ms) ? ms : 0;
+  }
 
   [Symbol.asyncIterator](): AsyncIterableIterator<string> {
     return this;
@@ -86,11 +100,12 @@ class SseEncoder implements AsyncIterableIterator<string> {
       return this.fail(waited.error);
     }
     if (waited === CLOSED || this.finished) return DONE;
+    this.lastFrameAt = performance.now();
     if (waited === IDLE) return { done: false, value: KEEP_ALIVE_FRAME };
     this.pending = undefined;
     if (waited.done === true) {
       this.sourceEnded = true;
-      this.finished = true;
+      this.finish();
       return DONE;
     }
     try {
@@ -112,10 +127,16 @@ class SseEncoder implements AsyncIterableIterator<string> {
     return { done: false, value: this.options.errorFrame(error) };
   }
 
+  private finish(): void {
+    this.finished = true;
+    if (this.timer !== undefined) clearTimeout(this.timer);
+    this.timer = undefined;
+  }
+
   private close(): void {
     if (this.finished && this.sourceEnded) return;
-    this.finished = true;
-    this.wake?.();
+    this.finish();
+    this.resolveWait(CLOSED);
     if (this.sourceEnded) return;
     this.sourceEnded = true;
     try {
@@ -127,23 +148,32 @@ class SseEncoder implements AsyncIterableIterator<string> {
   }
 
   private wait(pending: Promise<IteratorResult<StreamItem>>): Promise<Waited> {
-    const ms = this.options.keepAliveMs;
     return new Promise<Waited>((resolve) => {
-      const timer = ms > 0 && Number.isFinite(ms) ? setTimeout(resolve, ms, IDLE) : undefined;
-      this.wake = () => {
-        clearTimeout(timer);
-        resolve(CLOSED);
-      };
-      pending.then(
-        (result) => {
-          clearTimeout(timer);
-          resolve(result);
-        },
-        (error: unknown) => {
-          clearTimeout(timer);
-          resolve(new Failure(error));
-        },
-      );
+      this.settle = resolve;
+      if (this.keepAliveMs > 0 && this.timer === undefined) {
+        this.timer = setTimeout(this.onTimer, this.keepAliveMs);
+      }
+      // A pending kept across a keep-alive gets a second reaction: the first one to run
+      // settles the current wait, the other finds nothing to settle.
+      pending.then(this.onResult, this.onFailure);
     });
+  }
+
+  private resolveWait(waited: Waited): void {
+    const settle = this.settle;
+    this.settle = undefined;
+    settle?.(waited);
+  }
+
+  /** The timer fired: a keep-alive if the stream has been idle long enough, else re-arm. */
+  private keepAliveDue(): void {
+    this.timer = undefined;
+    if (this.finished) return;
+    const idle = performance.now() - this.lastFrameAt;
+    if (this.settle !== undefined && idle >= this.keepAliveMs - 1) {
+      this.resolveWait(IDLE);
+      return;
+    }
+    this.timer = setTimeout(this.onTimer, Math.max(1, this.keepAliveMs - idle));
   }
 }

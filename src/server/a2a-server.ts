@@ -178,7 +178,8 @@ export class A2AServer {
     const scope = this.admit(call);
     this.requireStreaming();
     const started = await this.startOrAttach(params, call, scope);
-    if ('message' in started) return single({ event: { message: started.message } });
+    // A message-only stream is one event; it gets an id like every SSE event.
+    if ('message' in started) return single({ id: '1', event: { message: started.message } });
     // A new task replays its log from the creation snapshot; a resumed one starts with the task
     // as of the answer, then every event after it; a retried message joins at the current state.
     const start: StreamStart = started.created
@@ -288,6 +289,17 @@ export class A2AServer {
     const record = await this.record(scope, params.id);
     const afterSeq = parseLastEventId(call.lastEventId);
     const terminal = isTerminal(record.task.status.state);
+    if (afterSeq !== undefined && afterSeq > record.seq) {
+      throw new A2AError(
+        'INVALID_PARAMS',
+        `Last-Event-ID ${afterSeq} is beyond the last event (${record.seq}) of task ${params.id}`,
+        {
+          fieldViolations: [
+            { field: 'Last-Event-ID', description: 'is not an event of this task' },
+          ],
+        },
+      );
+    }
     if (terminal && (afterSeq === undefined || afterSeq >= record.seq)) {
       throw new A2AError(
         'UNSUPPORTED_OPERATION',
@@ -449,18 +461,21 @@ export class A2AServer {
     if (reply) return { message: reply };
     const known = await this.store.findByMessageId(scope, message.messageId);
     if (known) {
-      if (message.taskId && message.taskId !== known) {
+      const record = await this.record(scope, known);
+      // A retry must be the same message: another task or context means a reused id (spec §3.4.1:
+      // never answer from a context the client did not ask for).
+      const otherContext = message.contextId && message.contextId !== record.task.contextId;
+      if ((message.taskId && message.taskId !== known) || otherContext) {
         throw new A2AError(
           'INVALID_PARAMS',
-          `messageId ${message.messageId} was already used for another task: use a new messageId`,
+          `messageId ${message.messageId} was already used for another ${otherContext ? 'context' : 'task'}: use a new messageId`,
           {
             fieldViolations: [
-              { field: 'message.messageId', description: 'already used for another task' },
+              { field: 'message.messageId', description: 'already used for another message' },
             ],
           },
         );
       }
-      const record = await this.record(scope, known);
       return { taskId: known, seq: record.seq, created: false };
     }
     checkParts(message.parts, this.acceptedModes);

@@ -214,7 +214,7 @@ describe('HTTP+JSON server', () => {
     const { send } = fakeService();
     const missing = await send('GET', '/nothing/here/at/all');
     expect(missing.status).toBe(404);
-    expect(errorOf(missing).status).toBe('UNIMPLEMENTED');
+    expect(errorOf(missing).status).toBe('NOT_FOUND');
     const wrongVerb = await send('PUT', '/tasks/t1');
     expect(wrongVerb.status).toBe(405);
     expect(wrongVerb.headers.allow).toBe('GET');

@@ -1,0 +1,210 @@
+/**
+ * gRPC client transport (spec §10): calls `lf.a2a.v1.A2AService` at the interface's `host:port`
+ * with `a2a-version: 1.0` metadata, the interface tenant in each request's `tenant` field, and
+ * results validated like the HTTP transports. Breaking out of a stream cancels the RPC only,
+ * never the task (spec §3.5.2).
+ */
+import {
+  Client,
+  credentials as channelCredentials,
+  type ChannelCredentials,
+  type ChannelOptions,
+  type ClientReadableStream,
+  type MethodDefinition,
+} from '@grpc/grpc-js';
+import type { z } from 'zod';
+import {
+  OPERATIONS,
+  type OperationParams,
+  type StreamingOperationName,
+} from '../../core/operations.js';
+import { TransportError } from '../../client/errors.js';
+import { checkResult } from '../../client/http-exchange.js';
+import {
+  BaseTransport,
+  DEFAULT_TIMEOUT_MS,
+  type CallOptions,
+  type OperationResult,
+  type StreamItem,
+  type TransportOptions,
+  type UnaryOperationName,
+} from '../../client/transport.js';
+import { grpcFailure, streamTimeout, type FailureContext } from './client-errors.js';
+import { fromProto, toProto } from './convert.js';
+import { proto, type ProtoObject } from './proto.js';
+import { requestMetadata } from './service-params.js';
+import { GRPC_BINDING, RPC_TYPES, SERVICE_NAME } from './wire.js';
+
+/** Options of {@link GrpcTransport}. */
+export interface GrpcTransportOptions extends TransportOptions {
+  /** Channel credentials (default: TLS for `https://`/`grpcs://` urls, else insecure). */
+  credentials?: ChannelCredentials | undefined;
+  /** grpc-js channel options (message size limits, keepalive, ...). */
+  channelOptions?: ChannelOptions | undefined;
+}
+
+type Method = MethodDefinition<ProtoObject, ProtoObject>;
+
+/** The grpc-js target of an interface url (`host:port`, or a URL with a scheme) and its security. */
+export function grpcTarget(url: string): { target: string; secure: boolean } {
+  const match = /^([a-z][a-z0-9+.-]*):\/\/([^/]+)/i.exec(url);
+  if (!match) return { target: url, secure: false };
+  const scheme = (match[1] ?? '').toLowerCase();
+  const secure = scheme === 'https' || scheme === 'grpcs';
+  const authority = match[2] ?? '';
+  const hasPort = /:\d+$/.test(authority);
+  return { target: hasPort ? authority : `${authority}:${secure ? 443 : 80}`, secure };
+}
+
+/** Client of an agent's gRPC interface. */
+export class GrpcTransport extends BaseTransport {
+  readonly binding = GRPC_BINDING;
+  readonly url: string;
+  private readonly client: Client;
+
+  constructor(private readonly options: GrpcTransportOptions) {
+    super();
+    this.url = options.url;
+    const { target, secure } = grpcTarget(options.url);
+    const creds =
+      options.credentials ??
+      (secure ? channelCredentials.createSsl() : channelCredentials.createInsecure());
+    this.client = new Client(target, creds, options.channelOptions);
+  }
+
+  /** Closes the channel. */
+  close(): void {
+    this.client.close();
+  }
+
+  /** Performs a unary operation. */
+  async call<N extends UnaryOperationName>(
+    operation: N,
+    request: OperationParams<N>,
+    options: CallOptions = {},
+  ): Promise<OperationResult<N>> {
+    const method = this.method(operation);
+    const message = toProto(RPC_TYPES[operation].request, this.withTenant(request));
+    const context: FailureContext = { operation, url: this.url, signal: options.signal };
+    if (options.signal?.aborted) throw grpcFailure(options.signal.reason, context);
+    const timeoutMs = options.timeoutMs ?? this.options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    const raw = await new Promise<ProtoObject>((resolve, reject) => {
+      const onAbort = () => call.cancel();
+      const call = this.client.makeUnaryRequest(
+        method.path,
+        method.requestSerialize,
+        method.responseDeserialize,
+        message,
+        requestMetadata(this.options.headers, options.headers),
+        { deadline: Date.now() + timeoutMs },
+        (error, value) => {
+          options.signal?.removeEventListener('abort', onAbort);
+          if (error) reject(grpcFailure(error, context));
+          else resolve(value ?? {});
+        },
+      );
+      options.signal?.addEventListener('abort', onAbort, { once: true });
+    });
+    const schema: z.ZodType = OPERATIONS[operation].result;
+    const result = fromProto(RPC_TYPES[operation].response, raw);
+    return checkResult(schema, result, `${operation} result`, this.url) as OperationResult<N>;
+  }
+
+  /** Opens a server-streaming operation; ending the iteration early cancels the RPC. */
+  async *stream<N extends StreamingOperationName>(
+    operation: N,
+    request: OperationParams<N>,
+    options: CallOptions = {},
+  ): AsyncGenerator<StreamItem> {
+    const method = this.method(operation);
+    const message = toProto(RPC_TYPES[operation].request, this.withTenant(request));
+    const context: FailureContext = { operation, url: this.url, signal: options.signal };
+    if (options.signal?.aborted) throw grpcFailure(options.signal.reason, context);
+    const call: ClientReadableStream<ProtoObject> = this.client.makeServerStreamRequest(
+      method.path,
+      method.requestSerialize,
+      method.responseDeserialize,
+      message,
+      requestMetadata(this.options.headers, options.headers),
+      {},
+    );
+    const watch = watchStream(call, context, {
+      headersMs: options.timeoutMs ?? this.options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+      // gRPC streams carry no keep-alive events: only an explicit idle limit applies.
+      idleMs: options.idleTimeoutMs ?? this.options.idleTimeoutMs,
+    });
+    try {
+      for await (const raw of call as AsyncIterable<ProtoObject>) {
+        watch.activity();
+        const event = checkResult(
+          OPERATIONS[operation].result,
+          fromProto('StreamResponse', raw),
+          `${operation} event`,
+          this.url,
+        ) as StreamItem['event'];
+        yield { event };
+      }
+    } catch (error) {
+      throw watch.timedOut() ?? grpcFailure(error, context);
+    } finally {
+      watch.stop();
+      call.cancel();
+    }
+  }
+
+  private method(operation: keyof typeof RPC_TYPES): Method {
+    const service = proto().definition[SERVICE_NAME] as Record<string, Method | undefined>;
+    const method = service[operation];
+    if (!method) throw new TransportError('BAD_RESPONSE', `proto/a2a.proto lacks rpc ${operation}`);
+    return method;
+  }
+
+  /** spec §8.3.2: exactly the interface tenant, or none at all. */
+  private withTenant(request: object): Record<string, unknown> {
+    const params: Record<string, unknown> = { ...request };
+    if (this.options.tenant !== undefined) params.tenant = this.options.tenant;
+    else delete params.tenant;
+    return params;
+  }
+}
+
+/**
+ * The A2AClient transport factory of this binding:
+ * `A2AClient.connect(url, { transports: { ...DEFAULT_TRANSPORTS, GRPC: grpcTransport } })`.
+ */
+export function grpcTransport(options: TransportOptions): GrpcTransport {
+  return new GrpcTransport(options);
+}
+
+/** Header and idle timers of one stream; cancels the call when one fires. */
+function watchStream(
+  call: ClientReadableStream<ProtoObject>,
+  context: FailureContext,
+  limits: { headersMs: number; idleMs: number | undefined },
+) {
+  let fired: TransportError | undefined;
+  const expire = (what: string, ms: number) => () => {
+    fired = streamTimeout(context, what, ms);
+    call.cancel();
+  };
+  const onAbort = () => call.cancel();
+  context.signal?.addEventListener('abort', onAbort, { once: true });
+  const headers = setTimeout(expire('no response headers', limits.headersMs), limits.headersMs);
+  call.once('metadata', () => clearTimeout(headers));
+  let idle: ReturnType<typeof setTimeout> | undefined;
+  const arm = () => {
+    if (limits.idleMs === undefined) return;
+    clearTimeout(idle);
+    idle = setTimeout(expire('no event', limits.idleMs), limits.idleMs);
+  };
+  arm();
+  return {
+    activity: arm,
+    timedOut: () => fired,
+    stop: () => {
+      clearTimeout(headers);
+      clearTimeout(idle);
+      context.signal?.removeEventListener('abort', onAbort);
+    },
+  };
+}

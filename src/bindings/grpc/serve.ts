@@ -1,0 +1,71 @@
+/** Runs the gRPC binding on its own port with one call (next to any HTTP server). */
+import { Server, ServerCredentials, type ChannelOptions } from '@grpc/grpc-js';
+import { PROTOCOL_VERSION } from '../../core/interfaces.js';
+import type { AgentInterface } from '../../core/schemas/index.js';
+import type { A2AService } from '../../http/types.js';
+import { createGrpcService, type GrpcServiceOptions } from './server.js';
+import { GRPC_BINDING } from './wire.js';
+
+/** Options of {@link serveGrpc}. */
+export interface ServeGrpcOptions extends GrpcServiceOptions {
+  /** Port to listen on; 0 (the default) picks a free one. */
+  port?: number | undefined;
+  /** Interface to bind (default `127.0.0.1`). */
+  host?: string | undefined;
+  /** TLS or insecure (default insecure: put TLS in front, or pass `ServerCredentials.createSsl`). */
+  credentials?: ServerCredentials | undefined;
+  /** grpc-js channel options (message size limits, keepalive, ...). */
+  channelOptions?: ChannelOptions | undefined;
+}
+
+/** A running gRPC server. */
+export interface GrpcServerHandle {
+  /** `host:port`: the `url` of the card's GRPC interface. */
+  readonly url: string;
+  readonly port: number;
+  /** The grpc-js server, to add more services. */
+  readonly server: Server;
+  /** The card entry for this server (spec §8.3: `protocolBinding` GRPC, url `host:port`). */
+  agentInterface(tenant?: string): AgentInterface;
+  /** Stops accepting calls, waits up to `graceMs` (default 5000) for running ones, then cuts. */
+  close(graceMs?: number): Promise<void>;
+}
+
+/** Serves `service` (an A2AServer) over gRPC. */
+export async function serveGrpc(
+  service: A2AService,
+  options: ServeGrpcOptions = {},
+): Promise<GrpcServerHandle> {
+  const host = options.host ?? '127.0.0.1';
+  const { definition, implementation } = createGrpcService(service, options);
+  const server = new Server(options.channelOptions);
+  server.addService(definition, implementation);
+  const address = (p: number) => (host.includes(':') ? `[${host}]:${p}` : `${host}:${p}`);
+  const port = await new Promise<number>((resolve, reject) => {
+    server.bindAsync(
+      address(options.port ?? 0),
+      options.credentials ?? ServerCredentials.createInsecure(),
+      (error, bound) => (error ? reject(error) : resolve(bound)),
+    );
+  });
+  const url = address(port);
+  return {
+    url,
+    port,
+    server,
+    agentInterface: (tenant) => ({
+      url,
+      protocolBinding: GRPC_BINDING,
+      protocolVersion: PROTOCOL_VERSION,
+      ...(tenant !== undefined ? { tenant } : {}),
+    }),
+    close: (graceMs = 5000) =>
+      new Promise<void>((resolve) => {
+        const timer = setTimeout(() => server.forceShutdown(), graceMs);
+        server.tryShutdown(() => {
+          clearTimeout(timer);
+          resolve();
+        });
+      }),
+  };
+}

@@ -1,0 +1,218 @@
+/**
+ * Server side of the gRPC binding (spec §10): `lf.a2a.v1.A2AService` on @grpc/grpc-js, backed by
+ * an A2AServer. Each call: version and extensions from metadata, the request converted and then
+ * validated exactly like the HTTP bindings, the tenant from the request's `tenant` field, errors
+ * as the catalog's status with google.rpc.Status details. Nothing a handler throws crashes the
+ * process: unexpected failures become INTERNAL with a generic message.
+ */
+import {
+  Metadata,
+  type sendUnaryData,
+  type ServerUnaryCall,
+  type ServerWritableStream,
+  type ServiceDefinition,
+  type UntypedServiceImplementation,
+} from '@grpc/grpc-js';
+import type { A2AError } from '../../core/errors.js';
+import {
+  OPERATIONS,
+  type OperationName,
+  type StreamingOperationName,
+} from '../../core/operations.js';
+import { parseParams } from '../../core/validate.js';
+import { logInternalError, toA2AError } from '../../http/errors.js';
+import type { A2AService, InternalErrorReporter } from '../../http/types.js';
+import type { CallContext, Principal } from '../../server/context.js';
+import { fromProto, toProto } from './convert.js';
+import { proto, type ProtoObject } from './proto.js';
+import { replyMetadata, requestedExtensions, versionError } from './service-params.js';
+import { encodeStatus, grpcStatusOf, statusOfError } from './status.js';
+import { GRPC_STATUS, RPC_TYPES, SERVICE_NAME, STATUS_DETAILS_KEY } from './wire.js';
+
+/** What an authentication hook sees of a call. */
+export interface GrpcCallInfo {
+  readonly metadata: Metadata;
+  readonly peer: string;
+}
+
+/** Options of {@link createGrpcService}. */
+export interface GrpcServiceOptions {
+  /** Receives unexpected errors before they are answered as INTERNAL (default: stderr). */
+  onError?: InternalErrorReporter | undefined;
+  /**
+   * Identifies the caller from the call metadata (e.g. `authorization`); throw an A2AError to
+   * refuse. Tasks belong to the returned principal, as with the HTTP bindings.
+   */
+  authenticate?:
+    ((call: GrpcCallInfo) => Principal | undefined | Promise<Principal | undefined>) | undefined;
+}
+
+/** The service definition and handlers to add to any grpc-js Server. */
+export interface GrpcService {
+  readonly definition: ServiceDefinition;
+  readonly implementation: UntypedServiceImplementation;
+}
+
+/** The gRPC status object of an A2AError, with the google.rpc.Status trailer (spec §10.6). */
+export function serviceError(error: A2AError): {
+  code: number;
+  details: string;
+  metadata: Metadata;
+} {
+  const metadata = new Metadata();
+  metadata.set(STATUS_DETAILS_KEY, encodeStatus(statusOfError(error)));
+  return { code: grpcStatusOf(error), details: error.message, metadata };
+}
+
+/**
+ * The status to answer with for anything thrown: spec errors as they are, anything else as a
+ * generic INTERNAL (reported first). Never throws, so no handler can crash the process.
+ */
+function failureStatus(error: unknown, onError: InternalErrorReporter) {
+  try {
+    return serviceError(toA2AError(error, onError));
+  } catch {
+    return { code: GRPC_STATUS.INTERNAL, details: 'Internal error', metadata: new Metadata() };
+  }
+}
+
+/** Builds `lf.a2a.v1.A2AService` for `service` (an A2AServer). */
+export function createGrpcService(
+  service: A2AService,
+  options: GrpcServiceOptions = {},
+): GrpcService {
+  const onError = options.onError ?? logInternalError;
+  const definition = proto().definition[SERVICE_NAME] as ServiceDefinition;
+
+  async function context(
+    metadata: Metadata,
+    peer: string,
+    signal: AbortSignal,
+  ): Promise<CallContext> {
+    const refused = versionError(metadata);
+    if (refused) throw refused;
+    const call: CallContext = { signal };
+    const extensions = requestedExtensions(metadata);
+    if (extensions !== undefined) call.requestedExtensions = extensions;
+    const principal = await options.authenticate?.({ metadata, peer });
+    if (principal !== undefined) call.principal = principal;
+    return call;
+  }
+
+  async function prepare(
+    name: OperationName,
+    request: ProtoObject,
+    metadata: Metadata,
+    peer: string,
+    signal: AbortSignal,
+  ) {
+    const call = await context(metadata, peer, signal);
+    const params = parseParams(name, fromProto(RPC_TYPES[name].request, request));
+    call.tenant = params.tenant;
+    return { call, params };
+  }
+
+  const unary =
+    (name: Exclude<OperationName, StreamingOperationName>) =>
+    (call: ServerUnaryCall<ProtoObject, ProtoObject>, reply: sendUnaryData<ProtoObject>): void => {
+      const abort = new AbortController();
+      call.once('cancelled', () => abort.abort());
+      const run = async () => {
+        try {
+          const prepared = await prepare(
+            name,
+            call.request,
+            call.metadata,
+            call.getPeer(),
+            abort.signal,
+          );
+          const result = await service.invoke(name, prepared.params, prepared.call);
+          const response = toProto(RPC_TYPES[name].response, result);
+          call.sendMetadata(replyMetadata(prepared.call.activatedExtensions));
+          reply(null, response);
+        } catch (error) {
+          reply(failureStatus(error, onError));
+        }
+      };
+      detach(run(), onError);
+    };
+
+  const streaming =
+    (name: StreamingOperationName) =>
+    (call: ServerWritableStream<ProtoObject, ProtoObject>): void => {
+      detach(pump(name, call), onError);
+    };
+
+  async function pump(
+    name: StreamingOperationName,
+    call: ServerWritableStream<ProtoObject, ProtoObject>,
+  ): Promise<void> {
+    const abort = new AbortController();
+    call.once('cancelled', () => abort.abort());
+    let iterator: AsyncIterator<{ event: unknown }> | undefined;
+    try {
+      const prepared = await prepare(
+        name,
+        call.request,
+        call.metadata,
+        call.getPeer(),
+        abort.signal,
+      );
+      const source = await service.stream(name, prepared.params, prepared.call);
+      iterator = source[Symbol.asyncIterator]();
+      // Headers go out now, so clients see the stream open before the first event.
+      call.sendMetadata(replyMetadata(prepared.call.activatedExtensions));
+      while (!abort.signal.aborted) {
+        const next = await iterator.next();
+        if (next.done || abort.signal.aborted) break;
+        if (!call.write(toProto('StreamResponse', next.value.event))) {
+          await drained(call, abort.signal);
+        }
+      }
+      if (!abort.signal.aborted) call.end();
+    } catch (error) {
+      const status = failureStatus(error, onError);
+      if (!abort.signal.aborted) call.emit('error', status);
+    } finally {
+      // The client went away or the stream ended: stop reading events. The task goes on
+      // (spec §3.5.2: closing a stream never cancels its task).
+      try {
+        await iterator?.return?.();
+      } catch {
+        // The stream already failed: nothing left to release.
+      }
+    }
+  }
+
+  const implementation: UntypedServiceImplementation = {};
+  for (const name of Object.keys(OPERATIONS) as OperationName[]) {
+    const method = definition[name];
+    if (!method) throw new Error(`proto/a2a.proto lacks rpc ${name}`);
+    implementation[name] =
+      name === 'SendStreamingMessage' || name === 'SubscribeToTask' ? streaming(name) : unary(name);
+  }
+  return { definition, implementation };
+}
+
+/** Runs a handler without awaiting it; a failure it could not answer is reported, never thrown. */
+function detach(work: Promise<void>, onError: InternalErrorReporter): void {
+  work.catch((error: unknown) => {
+    try {
+      onError(error);
+    } catch {
+      // A failing reporter must not crash the server either.
+    }
+  });
+}
+
+function drained(call: ServerWritableStream<ProtoObject, ProtoObject>, signal: AbortSignal) {
+  return new Promise<void>((resolve) => {
+    const done = () => {
+      call.off('drain', done);
+      signal.removeEventListener('abort', done);
+      resolve();
+    };
+    call.once('drain', done);
+    signal.addEventListener('abort', done, { once: true });
+  });
+}

@@ -1,0 +1,60 @@
+/**
+ * Service parameters in gRPC metadata (spec §3.2.6, §10): `a2a-version` (required; patch ignored;
+ * missing means 0.3) and `a2a-extensions` (comma-separated URIs, echoed back as activated).
+ */
+import { Metadata } from '@grpc/grpc-js';
+import { A2AError } from '../../core/errors.js';
+import { PROTOCOL_VERSION } from '../../core/interfaces.js';
+import { isSupportedVersion, SUPPORTED_VERSIONS } from '../../http/service-params.js';
+import { EXTENSIONS_KEY, VERSION_KEY } from './wire.js';
+
+/** All values of a metadata key as strings (binary values are ignored). */
+function textValues(metadata: Metadata, key: string): string[] {
+  return metadata.get(key).filter((v): v is string => typeof v === 'string');
+}
+
+/** The VersionNotSupported error for the call's `a2a-version`, or undefined when it is served. */
+export function versionError(metadata: Metadata): A2AError | undefined {
+  const version = (textValues(metadata, VERSION_KEY)[0] ?? '').trim();
+  if (isSupportedVersion(version)) return undefined;
+  const asked = version === '' ? 'no a2a-version (which means 0.3)' : `a2a-version ${version}`;
+  return new A2AError(
+    'VERSION_NOT_SUPPORTED',
+    `Protocol version not supported: the call carries ${asked}; this server supports ` +
+      `${SUPPORTED_VERSIONS.join(', ')}. Send the metadata "${VERSION_KEY}: ${PROTOCOL_VERSION}".`,
+    { metadata: { requestedVersion: version, supportedVersions: SUPPORTED_VERSIONS.join(',') } },
+  );
+}
+
+/** The extension URIs the client asked for, deduplicated, or undefined when none. */
+export function requestedExtensions(metadata: Metadata): string[] | undefined {
+  const uris: string[] = [];
+  for (const value of textValues(metadata, EXTENSIONS_KEY)) {
+    for (const part of value.split(',')) {
+      const uri = part.trim();
+      if (uri !== '' && !uris.includes(uri)) uris.push(uri);
+    }
+  }
+  return uris.length > 0 ? uris : undefined;
+}
+
+/** Response metadata echoing the activated extensions (empty when none were activated). */
+export function replyMetadata(activated: readonly string[] | undefined): Metadata {
+  const metadata = new Metadata();
+  if (activated !== undefined && activated.length > 0) {
+    metadata.set(EXTENSIONS_KEY, activated.join(', '));
+  }
+  return metadata;
+}
+
+/** Client metadata: `a2a-version`, then `headers` layered in order (later wins). */
+export function requestMetadata(
+  ...layers: (Readonly<Record<string, string>> | undefined)[]
+): Metadata {
+  const metadata = new Metadata();
+  metadata.set(VERSION_KEY, PROTOCOL_VERSION);
+  for (const layer of layers) {
+    for (const [key, value] of Object.entries(layer ?? {})) metadata.set(key.toLowerCase(), value);
+  }
+  return metadata;
+}

@@ -1,0 +1,91 @@
+/** `a2a card verify`: checks the JWS signatures of an Agent Card (spec §8.4.3). */
+import type { JWK } from 'jose';
+import { verifyAgentCard } from '../../security/card-signing.js';
+import { parseJwks } from '../../security/jwks.js';
+import { CardSignatureError } from '../../security/signature-error.js';
+import { loadJson, readText } from '../card-source.js';
+import { EXAMPLE_URL, type Command } from '../command.js';
+import { CliError, EXIT, UsageError } from '../exit-codes.js';
+import { booleanFlag, stringFlag } from '../options.js';
+import { noExtraArgs, requireArgs } from '../task-helpers.js';
+
+/** Public keys from a JWK or JWKS file. */
+async function publicKeys(path: string): Promise<JWK[]> {
+  const text = await readText(path);
+  try {
+    return parseJwks(text, path);
+  } catch {
+    try {
+      const jwk = JSON.parse(text) as JWK;
+      if (typeof jwk === 'object' && jwk !== null && typeof jwk.kty === 'string') return [jwk];
+    } catch {
+      // fall through to the usage error
+    }
+    throw new UsageError(`--key ${path} is neither a JWK nor a JWKS`);
+  }
+}
+
+/** The `card verify` verb. */
+export const cardVerifyCommand: Command = {
+  name: 'card verify',
+  summary: "verify an Agent Card's signatures with trusted public keys",
+  usage: ['card verify <file|url> (--key <jwks.json> | --jwks <url> | --trust-jku)'],
+  flags: {
+    key: { type: 'string' },
+    jwks: { type: 'string' },
+    'trust-jku': { type: 'boolean' },
+    insecure: { type: 'boolean' },
+  },
+  flagHelp: [
+    ['--key FILE', 'trusted public keys: a JWK or JWKS file'],
+    ['--jwks URL', 'a trusted JWKS URL'],
+    [
+      '--trust-jku',
+      "use the jku URL named in the signature (proves only that it matches that URL's keys)",
+    ],
+    ['--insecure', 'allow http:// JWKS URLs (local testing only)'],
+  ],
+  examples: [
+    'card verify signed.json --key jwks.json',
+    `card verify ${EXAMPLE_URL} --jwks https://agent.example.com/jwks.json`,
+  ],
+  notes: ['The exit code is 1 when no signature verifies (or the card is unsigned).'],
+  async run({ positionals, values, global, out, signal, errors }) {
+    const [source = ''] = requireArgs(positionals, ['the card file or URL']);
+    noExtraArgs(positionals, 1);
+    const keyPath = stringFlag(values, 'key');
+    const jwksUrl = stringFlag(values, 'jwks');
+    const trustJku = booleanFlag(values, 'trust-jku');
+    if (keyPath === undefined && jwksUrl === undefined && !trustJku) {
+      throw new UsageError('say which keys to trust: --key FILE, --jwks URL or --trust-jku');
+    }
+    const { json } = await loadJson(source, global, errors, signal);
+    if (typeof json !== 'object' || json === null)
+      throw new CliError(EXIT.AGENT_ERROR, `${source} is not a JSON object`);
+    try {
+      const result = await verifyAgentCard(json, {
+        ...(keyPath !== undefined ? { keys: await publicKeys(keyPath) } : {}),
+        ...(jwksUrl !== undefined ? { jwksUrl } : {}),
+        ...(trustJku ? { trustJku: true } : {}),
+        fetchOptions: {
+          allowInsecure: booleanFlag(values, 'insecure'),
+          ...(signal ? { signal } : {}),
+        },
+      });
+      if (out.json) out.jsonDoc(result);
+      else if (result.verified) {
+        out.line(
+          `${out.style.green('✔ signature verified')}: key "${result.kid}" (${result.alg}), signature #${result.index + 1}`,
+        );
+      }
+      return EXIT.OK;
+    } catch (error) {
+      if (!(error instanceof CardSignatureError)) throw error;
+      if (out.json) out.jsonDoc({ verified: false, code: error.code, failures: error.failures });
+      else {
+        out.line(`${out.style.red('✘ not verified')}: ${error.message}`);
+      }
+      return EXIT.AGENT_ERROR;
+    }
+  },
+};

@@ -1,0 +1,29 @@
+/** Every verb of `a2a`, in the order `a2a --help` lists them. */
+import type { Command } from '../command.js';
+import { cancelCommand } from './cancel.js';
+import { cardKeygenCommand, cardSignCommand } from './card-sign.js';
+import { cardValidateCommand } from './card-validate.js';
+import { cardVerifyCommand } from './card-verify.js';
+import { demoCommand } from './demo.js';
+import { discoverCommand } from './discover.js';
+import { getCommand } from './get.js';
+import { listCommand } from './list.js';
+import { sendCommand } from './send.js';
+import { serveCommand } from './serve.js';
+import { subscribeCommand } from './subscribe.js';
+
+/** The verbs, help order. */
+export const COMMANDS: readonly Command[] = [
+  discoverCommand,
+  sendCommand,
+  getCommand,
+  listCommand,
+  cancelCommand,
+  subscribeCommand,
+  serveCommand,
+  demoCommand,
+  cardValidateCommand,
+  cardSignCommand,
+  cardVerifyCommand,
+  cardKeygenCommand,
+];

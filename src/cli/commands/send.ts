@@ -1,0 +1,99 @@
+/** `a2a send`: SendMessage (blocking or --no-wait) or SendStreamingMessage (--stream). */
+import { userMessage } from '../../core/parts.js';
+import type { SendMessageRequest } from '../../core/schemas/index.js';
+import { EXAMPLE_URL, type Command } from '../command.js';
+import { agentUrl, connect } from '../connect.js';
+import { EXIT, UsageError } from '../exit-codes.js';
+import { responseLines } from '../format/task.js';
+import { messageParts } from '../message-parts.js';
+import { booleanFlag, intFlag, listFlag, stringFlag } from '../options.js';
+import { watchStream } from '../stream-view.js';
+import { exitForState, printNextSteps, requireArgs } from '../task-helpers.js';
+
+/** The `send` verb. */
+export const sendCommand: Command = {
+  name: 'send',
+  summary: 'send a message to an agent and show the task (or message) it answers with',
+  usage: [
+    'send <url> <text...> [--task ID] [--context ID] [--data JSON] [--file PATH] [--stream | --no-wait]',
+  ],
+  flags: {
+    task: { type: 'string' },
+    context: { type: 'string' },
+    data: { type: 'string' },
+    file: { type: 'string' },
+    stream: { type: 'boolean' },
+    'no-wait': { type: 'boolean' },
+    history: { type: 'string' },
+    accept: { type: 'string', multiple: true },
+  },
+  flagHelp: [
+    ['--task ID', 'continue this task (answer INPUT_REQUIRED / AUTH_REQUIRED)'],
+    ['--context ID', 'start the new task in this conversation (contextId)'],
+    ['--data JSON', 'add a data part, e.g. --data \'{"date":"2026-12-24"}\''],
+    ['--file PATH', 'add a file part (inline base64; media type from the extension)'],
+    ['--stream', 'SendStreamingMessage: live progress of states and artifact chunks'],
+    ['--no-wait', 'return as soon as the task exists (returnImmediately)'],
+    ['--history N', 'include at most N history messages in the reply (historyLength)'],
+    ['--accept MEDIA', 'acceptedOutputModes, e.g. --accept text/plain (repeatable)'],
+  ],
+  examples: [
+    `send ${EXAMPLE_URL} echo hello there`,
+    `send --stream ${EXAMPLE_URL} story 5`,
+    `send ${EXAMPLE_URL} book   # then: a2a send ${EXAMPLE_URL} --task <id> --data '{"date":"2026-12-24"}'`,
+  ],
+  notes: [
+    'Without --stream the call blocks until the task finishes or asks for input (spec §3.2.2);',
+    'the exit code is 1 when the task ends FAILED or REJECTED.',
+  ],
+  async run({ positionals, values, global, out, signal, errors }) {
+    const [rawUrl] = requireArgs(positionals, ['the agent URL']);
+    const url = agentUrl(rawUrl);
+    const stream = booleanFlag(values, 'stream');
+    const noWait = booleanFlag(values, 'no-wait');
+    if (stream && noWait) throw new UsageError('--stream and --no-wait cannot be combined');
+    const parts = await messageParts({
+      text: positionals.slice(1).join(' '),
+      data: stringFlag(values, 'data'),
+      file: stringFlag(values, 'file'),
+    });
+    const taskId = stringFlag(values, 'task');
+    const contextId = stringFlag(values, 'context');
+    const message = userMessage(parts, {
+      ...(taskId !== undefined ? { taskId } : {}),
+      ...(contextId !== undefined ? { contextId } : {}),
+    });
+    const historyLength = intFlag(values, 'history', 0);
+    const accept = listFlag(values, 'accept');
+    const configuration: NonNullable<SendMessageRequest['configuration']> = {
+      ...(noWait ? { returnImmediately: true } : {}),
+      ...(historyLength !== undefined ? { historyLength } : {}),
+      ...(accept.length > 0 ? { acceptedOutputModes: accept } : {}),
+    };
+    const request: SendMessageRequest = {
+      message,
+      ...(Object.keys(configuration).length > 0 ? { configuration } : {}),
+    };
+    const client = await connect(url, global, errors, signal);
+
+    if (stream) {
+      const state = await watchStream(
+        client.sendStreamingMessage(request, { signal }),
+        out,
+        errors,
+      );
+      if (state.task) printNextSteps(out, url, state.task);
+      return exitForState(state.state);
+    }
+    const response = await client.sendMessage(request, { signal });
+    if (out.json) out.jsonDoc(response);
+    else
+      for (const line of responseLines(response, out.style, {
+        history: historyLength !== undefined,
+      }))
+        out.line(line);
+    if (!('task' in response)) return EXIT.OK;
+    printNextSteps(out, url, response.task);
+    return exitForState(response.task.status.state);
+  },
+};

@@ -1,0 +1,88 @@
+/** `a2a serve`: runs the demo agent in this process until Ctrl+C. */
+import type * as DemoMain from '../../../examples/demo-agent/main.js';
+import { EXAMPLE_URL, type Command } from '../command.js';
+import { CliError, EXIT } from '../exit-codes.js';
+import { intFlag, stringFlag } from '../options.js';
+import { noExtraArgs } from '../task-helpers.js';
+
+/** Loads the demo agent (shipped next to the CLI in dist/examples). */
+export async function loadDemoAgent(): Promise<typeof DemoMain> {
+  try {
+    return await import('../../../examples/demo-agent/main.js');
+  } catch (error) {
+    throw new CliError(
+      EXIT.USAGE,
+      `the demo agent is not available in this installation: ${error instanceof Error ? error.message : String(error)}`,
+    );
+  }
+}
+
+/** Resolves when `signal` fires. */
+export function untilAborted(signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal.aborted) resolve();
+    else signal.addEventListener('abort', () => resolve(), { once: true });
+  });
+}
+
+/** The `serve` verb. */
+export const serveCommand: Command = {
+  name: 'serve',
+  summary: 'run the demo agent (JSON-RPC + HTTP+JSON + SSE) until Ctrl+C',
+  usage: ['serve [--port N] [--host H]'],
+  flags: { port: { type: 'string', short: 'p' }, host: { type: 'string' } },
+  flagHelp: [
+    ['-p, --port N', 'port to listen on (default $PORT or 8765; 0 = any free port)'],
+    ['--host H', 'interface to bind (default 127.0.0.1; 0.0.0.0 for every interface)'],
+  ],
+  examples: ['serve', 'serve --port 9000 --host 0.0.0.0', `serve & a2a discover ${EXAMPLE_URL}`],
+  notes: [
+    'Commands the demo agent understands: echo <text>, hi, book, story [n], slow [seconds],',
+    'reject, fail, auth. Tasks live in memory and are gone when it stops.',
+  ],
+  async run({ positionals, values, io, out, signal }) {
+    noExtraArgs(positionals, 0);
+    const port =
+      intFlag(values, 'port', 0, 65535) ?? (io.env.PORT ? Number(io.env.PORT) : undefined);
+    const host = stringFlag(values, 'host');
+    const demo = await loadDemoAgent();
+    let running: Awaited<ReturnType<typeof DemoMain.startDemo>>;
+    try {
+      running = await demo.startDemo({
+        port: port ?? demo.DEFAULT_PORT,
+        ...(host !== undefined ? { host } : {}),
+        logger: null,
+      });
+    } catch (error) {
+      const code = (error as { code?: unknown }).code;
+      if (code === 'EADDRINUSE') {
+        throw new CliError(
+          EXIT.USAGE,
+          `port ${port ?? demo.DEFAULT_PORT} is already in use`,
+          'pick another with --port N (0 = any free port)',
+        );
+      }
+      throw error;
+    }
+    const { url } = running;
+    if (out.json) out.jsonLine({ url, card: `${url}/.well-known/agent-card.json` });
+    else {
+      const { bold, dim } = out.style;
+      out.line(`${bold('a2a-kit demo agent')} is listening on ${bold(url)}`);
+      out.line(`  Agent Card  ${url}/.well-known/agent-card.json`);
+      out.line(`  JSON-RPC    ${url}/a2a/jsonrpc`);
+      out.line(`  HTTP+JSON   ${url}/a2a/rest`);
+      out.line('');
+      out.line('Try, in another terminal:');
+      out.line(`  a2a discover ${url}`);
+      out.line(`  a2a send ${url} echo hello`);
+      out.line(`  a2a send --stream ${url} story 5`);
+      out.line(`  a2a demo --url ${url}`);
+      out.line(dim('Press Ctrl+C to stop.'));
+    }
+    await untilAborted(signal);
+    await running.close();
+    if (!out.json) out.line('stopped.');
+    return EXIT.OK;
+  },
+};

@@ -1,0 +1,32 @@
+/** `a2a subscribe`: SubscribeToTask, with the same live display as `send --stream`. */
+import { EXAMPLE_URL, type Command } from '../command.js';
+import { agentUrl, connect } from '../connect.js';
+import { watchStream } from '../stream-view.js';
+import { exitForState, noExtraArgs, printNextSteps, requireArgs } from '../task-helpers.js';
+
+/** The `subscribe` verb. */
+export const subscribeCommand: Command = {
+  name: 'subscribe',
+  summary: 'follow a running task live until it finishes or asks for input',
+  usage: ['subscribe <url> <taskId>'],
+  flags: {},
+  flagHelp: [],
+  examples: [
+    `send ${EXAMPLE_URL} --no-wait slow 10   # prints the task id`,
+    `subscribe ${EXAMPLE_URL} 3f0c2a9e-…`,
+    `subscribe ${EXAMPLE_URL} 3f0c2a9e-… -o json | jq .statusUpdate.status.state`,
+  ],
+  notes: [
+    'The first event is the current task; a finished task cannot be subscribed to (exit 1).',
+    'Ctrl+C stops following; the task goes on.',
+  ],
+  async run({ positionals, global, out, signal, errors }) {
+    const [rawUrl, id = ''] = requireArgs(positionals, ['the agent URL', 'the task id']);
+    noExtraArgs(positionals, 2);
+    const url = agentUrl(rawUrl);
+    const client = await connect(url, global, errors, signal);
+    const state = await watchStream(client.subscribeToTask({ id }, { signal }), out, errors);
+    if (state.task) printNextSteps(out, url, state.task);
+    return exitForState(state.state);
+  },
+};

@@ -1,0 +1,98 @@
+/**
+ * Shows a stream of task events (send --stream, subscribe): one JSON object per line with
+ * `-o json`, one plain line per event when stdout is not a terminal, and a live display on a
+ * terminal (see live-display.ts).
+ */
+import type { StreamResponse } from '../core/schemas/index.js';
+import type { ErrorContext } from './describe-error.js';
+import type { Output } from './io.js';
+import { LiveDisplay } from './live-display.js';
+import { StreamState } from './stream-state.js';
+import {
+  artifactTitle,
+  oneLine,
+  partsText,
+  roleName,
+  shortState,
+  stateLabel,
+} from './format/text.js';
+
+/** Receives each event and the end of the stream. */
+export interface StreamRenderer {
+  event(event: StreamResponse, state: StreamState, chunk: number): void;
+  /** Called once, also when the stream failed (before the error is reported). */
+  finish(state: StreamState): void;
+}
+
+/**
+ * Consumes `events`, rendering each; returns what the stream said. Errors propagate, with the
+ * task id (if one was seen) recorded in `errors` so an interrupted user learns how to go on.
+ */
+export async function watchStream(
+  events: AsyncIterable<StreamResponse>,
+  out: Output,
+  errors: ErrorContext,
+): Promise<StreamState> {
+  const state = new StreamState();
+  const renderer: StreamRenderer = out.json
+    ? { event: (e) => out.jsonLine(e), finish: () => undefined }
+    : out.tty
+      ? new LiveDisplay(out)
+      : new PlainLines(out);
+  try {
+    for await (const event of events) {
+      const chunk = state.apply(event);
+      renderer.event(event, state, chunk);
+    }
+  } catch (error) {
+    errors.taskId = state.task?.id;
+    throw error;
+  } finally {
+    renderer.finish(state);
+  }
+  return state;
+}
+
+/** One line per event, for pipes and logs. */
+export class PlainLines implements StreamRenderer {
+  constructor(private readonly out: Output) {}
+
+  /** Prints the event as one line. */
+  event(event: StreamResponse, _state: StreamState, chunk: number): void {
+    this.out.line(eventLine(event, chunk, this.out));
+  }
+
+  /** Prints the final state. */
+  finish(state: StreamState): void {
+    const task = state.task;
+    if (!task) return;
+    const chunks = state.chunks
+      ? ` · ${state.chunks} artifact chunk${state.chunks === 1 ? '' : 's'}`
+      : '';
+    this.out.line(`final state ${shortState(task.status.state)} · task ${task.id}${chunks}`);
+  }
+}
+
+/** One event as one line (also used by the walkthrough). */
+export function eventLine(event: StreamResponse, chunk: number, out: Output): string {
+  const { style } = out;
+  if ('task' in event) {
+    const { task } = event;
+    return `task ${task.id} · context ${task.contextId ?? '-'} · ${stateLabel(task.status.state, style)}`;
+  }
+  if ('message' in event) {
+    return `message ${roleName(event.message.role)}: ${oneLine(partsText(event.message.parts))}`;
+  }
+  if ('statusUpdate' in event) {
+    const { status } = event.statusUpdate;
+    const text = status.message
+      ? ` · ${roleName(status.message.role)}: ${oneLine(partsText(status.message.parts))}`
+      : '';
+    return `status ${stateLabel(status.state, style)}${text}`;
+  }
+  const { artifact, append, lastChunk } = event.artifactUpdate;
+  const flags = [append ? 'append' : '', lastChunk ? 'last' : ''].filter(Boolean).join(', ');
+  // The id once, on the chunk that opens the artifact; later chunks name it only.
+  const title = append ? (artifact.name ?? artifact.artifactId) : artifactTitle(artifact);
+  return `artifact ${title} chunk ${chunk}${flags ? ` (${flags})` : ''}: ${oneLine(partsText(artifact.parts))}`;
+}

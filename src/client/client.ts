@@ -1,0 +1,303 @@
+/**
+ * A2AClient: connect to an agent from its card and call every spec operation. Picks the
+ * interface (spec §8.3.2), falls back to the next one when the first cannot be reached (§5.2),
+ * retries safe calls, resumes dropped streams, runs interceptors around every attempt.
+ */
+import { A2AError } from '../core/errors.js';
+import type { OperationParams, StreamingOperationName } from '../core/operations.js';
+import type { AgentCard, AgentInterface } from '../core/schemas/index.js';
+import { JsonRpcTransport } from '../bindings/jsonrpc/client.js';
+import { RestTransport } from '../bindings/rest/client.js';
+import { parseAgentCard, sharedCardResolver, type AgentCardResolver } from './card-resolver.js';
+import {
+  createCall,
+  runAfter,
+  runBefore,
+  type ClientCall,
+  type Interceptor,
+} from './interceptors.js';
+import { withRetry, type RetryEnvironment, type RetryOptions } from './retry.js';
+import { InterfacePool, type TransportFactory } from './interface-pool.js';
+import { resumableStream, type ResumeNotice } from './stream-resume.js';
+import {
+  eventStream,
+  type CallOptions,
+  type ClientTransport,
+  type EventStream,
+  type OperationResult,
+  type StreamItem,
+  type UnaryOperationName,
+} from './transport.js';
+import { SAFE_OPERATIONS, unsupportedByCard } from './policy.js';
+
+export type { TransportFactory } from './interface-pool.js';
+
+/** The bindings this client speaks out of the box. */
+export const DEFAULT_TRANSPORTS: Readonly<Record<string, TransportFactory>> = {
+  JSONRPC: (options) => new JsonRpcTransport(options),
+  'HTTP+JSON': (options) => new RestTransport(options),
+};
+
+/** Options of {@link A2AClient.connect}. */
+export interface A2AClientOptions extends RetryEnvironment {
+  /** Bindings to consider, in no particular order (default: every key of `transports`). */
+  bindings?: readonly string[] | undefined;
+  /** Use only this binding. */
+  preferredBinding?: string | undefined;
+  /** Transport factories by binding (default JSON-RPC and HTTP+JSON; add gRPC here). */
+  transports?: Readonly<Record<string, TransportFactory>> | undefined;
+  /** Overrides the interface tenant (normally copied from the card, spec §8.3.2). */
+  tenant?: string | undefined;
+  /** Headers sent on every call (and on the card request). */
+  headers?: Record<string, string> | undefined;
+  interceptors?: readonly Interceptor[] | undefined;
+  /** Unary timeout, and for streams the wait for the response headers (default 30 s). */
+  timeoutMs?: number | undefined;
+  /** Streams: longest silence before the stream counts as dropped (default 120 s). */
+  idleTimeoutMs?: number | undefined;
+  /** Largest SSE event accepted, in bytes (default 4 MiB). */
+  maxEventBytes?: number | undefined;
+  /** Retries of safe calls (reads, SendMessage); `{ maxAttempts: 1 }` disables them. */
+  retries?: RetryOptions | undefined;
+  /** Automatic stream resumption; `false` disables it. */
+  resume?: RetryOptions | false | undefined;
+  /** Check the card's capabilities before optional operations (default true, checklist [26]). */
+  checkCapabilities?: boolean | undefined;
+  onRetry?:
+    | ((notice: { operation: string; attempt: number; delayMs: number; error: unknown }) => void)
+    | undefined;
+  onResume?: ((notice: ResumeNotice) => void) | undefined;
+  /** Where cards come from (default: the process-wide shared resolver). */
+  cardResolver?: AgentCardResolver | undefined;
+  fetch?: typeof fetch | undefined;
+  /** Aborts connecting. */
+  signal?: AbortSignal | undefined;
+}
+
+/** A client of one agent. */
+export class A2AClient {
+  private currentCard: AgentCard;
+  private readonly pool: InterfacePool;
+  private readonly interceptors: readonly Interceptor[];
+
+  /** Fetches (or takes) the card, validates it and picks the interfaces to use. */
+  static async connect(
+    urlOrCard: string | URL | AgentCard,
+    options: A2AClientOptions = {},
+  ): Promise<A2AClient> {
+    const card =
+      typeof urlOrCard === 'string' || urlOrCard instanceof URL
+        ? await (options.cardResolver ?? sharedCardResolver).resolve(urlOrCard, {
+            signal: options.signal,
+            headers: options.headers,
+          })
+        : parseAgentCard(urlOrCard, 'the given agent card');
+    return new A2AClient(card, options);
+  }
+
+  /** A client for an already validated card; throws IncompatibleAgentError when nothing matches. */
+  constructor(
+    card: AgentCard,
+    private readonly options: A2AClientOptions = {},
+  ) {
+    this.currentCard = card;
+    const { headers, fetch, timeoutMs, idleTimeoutMs, maxEventBytes } = options;
+    this.pool = new InterfacePool(card, {
+      transports: options.transports ?? DEFAULT_TRANSPORTS,
+      bindings: options.bindings,
+      preferredBinding: options.preferredBinding,
+      tenant: options.tenant,
+      transport: { headers, fetch, timeoutMs, idleTimeoutMs, maxEventBytes },
+    });
+    this.interceptors = options.interceptors ?? [];
+  }
+
+  /** The agent card (replaced by the extended card once fetched, spec §3.1.11). */
+  get card(): AgentCard {
+    return this.currentCard;
+  }
+
+  /** The interface in use (the first candidate until a call has confirmed one). */
+  get selectedInterface(): AgentInterface {
+    return this.pool.selected;
+  }
+
+  /** The transport of the interface in use. */
+  get transport(): ClientTransport {
+    return this.pool.transport;
+  }
+
+  /** Releases transports that hold resources (gRPC channels); HTTP transports hold none. */
+  close(): void {
+    this.pool.close();
+  }
+
+  /** SendMessage (spec §3.1.1); retried safely: the server de-duplicates on `messageId`. */
+  sendMessage(request: OperationParams<'SendMessage'>, options?: CallOptions) {
+    return this.unary('SendMessage', request, options);
+  }
+  /** SendStreamingMessage (spec §3.1.2); a dropped stream resumes by itself. */
+  sendStreamingMessage(
+    request: OperationParams<'SendStreamingMessage'>,
+    options?: CallOptions,
+  ): EventStream {
+    return this.streaming('SendStreamingMessage', request, options);
+  }
+  /** GetTask (spec §3.1.3). */
+  getTask(request: OperationParams<'GetTask'>, options?: CallOptions) {
+    return this.unary('GetTask', request, options);
+  }
+  /** ListTasks (spec §3.1.4). */
+  listTasks(request: OperationParams<'ListTasks'> = {}, options?: CallOptions) {
+    return this.unary('ListTasks', request, options);
+  }
+  /** CancelTask (spec §3.1.5). */
+  cancelTask(request: OperationParams<'CancelTask'>, options?: CallOptions) {
+    return this.unary('CancelTask', request, options);
+  }
+  /** SubscribeToTask (spec §3.1.6); `options.lastEventId` resumes after an event seen earlier. */
+  subscribeToTask(request: OperationParams<'SubscribeToTask'>, options?: CallOptions): EventStream {
+    return this.streaming('SubscribeToTask', request, options);
+  }
+  /** CreateTaskPushNotificationConfig (spec §3.1.7). */
+  createTaskPushNotificationConfig(
+    request: OperationParams<'CreateTaskPushNotificationConfig'>,
+    options?: CallOptions,
+  ) {
+    return this.unary('CreateTaskPushNotificationConfig', request, options);
+  }
+  /** GetTaskPushNotificationConfig (spec §3.1.8). */
+  getTaskPushNotificationConfig(
+    request: OperationParams<'GetTaskPushNotificationConfig'>,
+    options?: CallOptions,
+  ) {
+    return this.unary('GetTaskPushNotificationConfig', request, options);
+  }
+  /** ListTaskPushNotificationConfigs (spec §3.1.9). */
+  listTaskPushNotificationConfigs(
+    request: OperationParams<'ListTaskPushNotificationConfigs'>,
+    options?: CallOptions,
+  ) {
+    return this.unary('ListTaskPushNotificationConfigs', request, options);
+  }
+  /** DeleteTaskPushNotificationConfig (spec §3.1.10). */
+  deleteTaskPushNotificationConfig(
+    request: OperationParams<'DeleteTaskPushNotificationConfig'>,
+    options?: CallOptions,
+  ) {
+    return this.unary('DeleteTaskPushNotificationConfig', request, options);
+  }
+  /** GetExtendedAgentCard (spec §3.1.11); the result replaces {@link card} for this client. */
+  async getExtendedAgentCard(
+    request: OperationParams<'GetExtendedAgentCard'> = {},
+    options?: CallOptions,
+  ) {
+    const card = await this.unary('GetExtendedAgentCard', request, options);
+    this.currentCard = card;
+    return card;
+  }
+
+  private async unary<N extends UnaryOperationName>(
+    operation: N,
+    request: OperationParams<N>,
+    options: CallOptions = {},
+  ): Promise<OperationResult<N>> {
+    let call: ClientCall | undefined;
+    let attempts = 0;
+    try {
+      this.checkCapability(operation);
+      const result = await withRetry(
+        () =>
+          this.pool.run(async (t) => {
+            call = createCall(operation, request, options, ++attempts, t);
+            await runBefore(this.interceptors, call);
+            const callOptions = { ...options, headers: call.headers, query: call.query };
+            return t.call(operation, call.request as OperationParams<N>, callOptions);
+          }),
+        {
+          policy: SAFE_OPERATIONS.has(operation) ? this.options.retries : { maxAttempts: 1 },
+          signal: options.signal,
+          random: this.options.random,
+          sleep: this.options.sleep,
+          onRetry: (n) => this.options.onRetry?.({ operation, ...n }),
+        },
+      );
+      if (call) await runAfter(this.interceptors, { call, result });
+      return result;
+    } catch (error) {
+      if (call) await runAfter(this.interceptors, { call, error });
+      throw error;
+    }
+  }
+
+  private streaming<N extends StreamingOperationName>(
+    operation: N,
+    request: OperationParams<N>,
+    options: CallOptions = {},
+  ): EventStream {
+    const state = { call: undefined as ClientCall | undefined, attempts: 0 };
+    const open = (op: StreamingOperationName, req: object, opts: CallOptions) =>
+      this.openStream(op, req, opts, state);
+    const resume = this.options.resume;
+    const items: AsyncIterable<StreamItem> =
+      resume === false
+        ? open(operation, request, options)
+        : resumableStream({
+            open: () => open(operation, request, options),
+            resubscribe: (id, lastEventId) =>
+              open('SubscribeToTask', { id }, { ...options, lastEventId }),
+            getTask: (id) =>
+              this.unary(
+                'GetTask',
+                { id },
+                { signal: options.signal, timeoutMs: options.timeoutMs },
+              ),
+            policy: resume,
+            stopWhenSettled: operation === 'SendStreamingMessage',
+            lastEventId: options.lastEventId,
+            signal: options.signal,
+            random: this.options.random,
+            sleep: this.options.sleep,
+            onResume: this.options.onResume,
+          });
+    const interceptors = this.interceptors;
+    const checkCapability = () => this.checkCapability(operation);
+    return eventStream(
+      (async function* observed() {
+        try {
+          checkCapability();
+          for await (const item of items) {
+            if (state.call) await runAfter(interceptors, { call: state.call, result: item.event });
+            yield item;
+          }
+        } catch (error) {
+          if (state.call) await runAfter(interceptors, { call: state.call, error });
+          throw error;
+        }
+      })(),
+    );
+  }
+
+  /** One stream attempt (interceptors run first), through the interface pool. */
+  private openStream(
+    operation: StreamingOperationName,
+    request: object,
+    options: CallOptions,
+    state: { call: ClientCall | undefined; attempts: number },
+  ): AsyncIterable<StreamItem> {
+    const interceptors = this.interceptors;
+    return this.pool.stream(async function* attempt(t) {
+      const call = createCall(operation, request, options, ++state.attempts, t);
+      state.call = call;
+      await runBefore(interceptors, call);
+      const callOptions = { ...options, headers: call.headers, query: call.query };
+      yield* t.stream(operation, call.request as OperationParams<typeof operation>, callOptions);
+    });
+  }
+
+  private checkCapability(operation: UnaryOperationName | StreamingOperationName): void {
+    if (this.options.checkCapabilities === false) return;
+    const refusal = unsupportedByCard(this.currentCard, operation);
+    if (refusal) throw new A2AError(refusal.code, refusal.message);
+  }
+}

@@ -1,0 +1,124 @@
+/**
+ * The interfaces a client may use and the one it uses (spec §8.3.2): transports are created on
+ * first use; until an interface has answered once, an unreachable one (connection refused, DNS,
+ * 5xx from a gateway) hands the call to the next candidate in the card's order (§5.2, [25]).
+ * Once an interface has answered, the client sticks to it.
+ */
+import type { AgentCard, AgentInterface } from '../core/schemas/index.js';
+import { isUnreachable } from './policy.js';
+import { candidateInterfaces } from './select.js';
+import type { ClientTransport, StreamItem, TransportOptions } from './transport.js';
+
+/** Builds the transport of one binding for one interface. */
+export type TransportFactory = (options: TransportOptions) => ClientTransport;
+
+/** Options of an {@link InterfacePool}. */
+export interface InterfacePoolOptions {
+  /** Factories by binding; only these bindings are considered. */
+  transports: Readonly<Record<string, TransportFactory>>;
+  /** Restricts the bindings considered (default: every factory). */
+  bindings?: readonly string[] | undefined;
+  preferredBinding?: string | undefined;
+  /** Overrides every interface's tenant. */
+  tenant?: string | undefined;
+  /** Everything else the transports get. */
+  transport: Omit<TransportOptions, 'url' | 'tenant'>;
+}
+
+/** Candidate interfaces in preference order, with the one in use. */
+export class InterfacePool {
+  readonly candidates: readonly AgentInterface[];
+  private readonly transports: (ClientTransport | undefined)[];
+  private active = 0;
+  private confirmed = false;
+
+  /** Throws IncompatibleAgentError when no interface of `card` can be used. */
+  constructor(
+    card: Pick<AgentCard, 'supportedInterfaces'>,
+    private readonly options: InterfacePoolOptions,
+  ) {
+    const factories = options.transports;
+    const bindings = (options.bindings ?? Object.keys(factories)).filter((b) => factories[b]);
+    this.candidates = candidateInterfaces(card, {
+      bindings,
+      preferredBinding: options.preferredBinding,
+    });
+    this.transports = this.candidates.map(() => undefined);
+  }
+
+  /** The interface in use (the first candidate until one has answered). */
+  get selected(): AgentInterface {
+    return this.candidates[this.active] as AgentInterface;
+  }
+
+  /** The transport of the interface in use. */
+  get transport(): ClientTransport {
+    return this.transportAt(this.active);
+  }
+
+  /** Runs a unary attempt, falling through unreachable interfaces until one has answered. */
+  async run<T>(attempt: (transport: ClientTransport) => Promise<T>): Promise<T> {
+    for (let index = this.active; ; index++) {
+      try {
+        const result = await attempt(this.transportAt(index));
+        this.confirm(index);
+        return result;
+      } catch (error) {
+        if (this.confirmed || !isUnreachable(error) || index + 1 >= this.candidates.length) {
+          if (!isUnreachable(error)) this.confirm(index);
+          throw error;
+        }
+      }
+    }
+  }
+
+  /** Opens a stream, falling through unreachable interfaces before its first event. */
+  async *stream(
+    open: (transport: ClientTransport) => AsyncIterable<StreamItem>,
+  ): AsyncGenerator<StreamItem> {
+    for (let index = this.active; ; index++) {
+      let received = false;
+      try {
+        for await (const item of open(this.transportAt(index))) {
+          if (!received) this.confirm(index);
+          received = true;
+          yield item;
+        }
+        this.confirm(index);
+        return;
+      } catch (error) {
+        const fallThrough =
+          !received &&
+          !this.confirmed &&
+          isUnreachable(error) &&
+          index + 1 < this.candidates.length;
+        if (!fallThrough) {
+          if (!isUnreachable(error)) this.confirm(index);
+          throw error;
+        }
+      }
+    }
+  }
+
+  /** Closes the transports that hold resources (gRPC channels). */
+  close(): void {
+    for (const t of this.transports) t?.close?.();
+  }
+
+  private transportAt(index: number): ClientTransport {
+    const existing = this.transports[index];
+    if (existing) return existing;
+    const iface = this.candidates[index] as AgentInterface;
+    const factory = this.options.transports[iface.protocolBinding] as TransportFactory;
+    const tenant = this.options.tenant ?? iface.tenant;
+    const transport = factory({ ...this.options.transport, url: iface.url, tenant });
+    this.transports[index] = transport;
+    return transport;
+  }
+
+  private confirm(index: number): void {
+    if (this.confirmed) return;
+    this.confirmed = true;
+    this.active = index;
+  }
+}

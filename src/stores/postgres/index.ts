@@ -1,0 +1,11 @@
+/**
+ * `a2a-kit/stores/postgres`: the PostgreSQL TaskStore and the LISTEN/NOTIFY EventBus for several
+ * instances of one agent. Needs the optional peer dependency `pg`.
+ */
+export { PostgresTaskStore } from './task-store.js';
+export type { PostgresTaskStoreOptions } from './task-store.js';
+export { PostgresEventBus } from './event-bus.js';
+export type { LogSource, PostgresEventBusOptions } from './event-bus.js';
+export type { PostgresConnectionOptions } from './connection.js';
+export { MIGRATIONS, SCHEMA_VERSION, migrate } from './migrations.js';
+export type { Migration } from './migrations.js';

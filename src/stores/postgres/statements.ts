@@ -1,0 +1,138 @@
+/**
+ * The SQL of the PostgreSQL task store for one schema. Values are always parameters; only the
+ * schema name (validated by `quoteSchema`) is interpolated. Hot statements are named, so each
+ * connection parses and plans them once.
+ */
+
+/** A statement pg can prepare: `name` is unique per schema. */
+export interface Statement {
+  readonly name: string;
+  readonly text: string;
+}
+
+/**
+ * The name of a prepared statement of one schema. Short (PostgreSQL truncates names at 63 bytes,
+ * which could make two long ones collide) and distinct per schema (a pool may serve several).
+ */
+export function statementName(schema: string, name: string): string {
+  let hash = 0x811c9dc5; // FNV-1a, 32 bits
+  for (let i = 0; i < schema.length; i++) {
+    hash = Math.imul(hash ^ schema.charCodeAt(i), 0x01000193);
+  }
+  return `a2a_${name}_${(hash >>> 0).toString(16).padStart(8, '0')}`;
+}
+
+/** The statements of one schema `s` (already quoted); `schema` is the raw name. */
+export function statements(schema: string, s: string) {
+  const named = (name: string, text: string): Statement => ({
+    name: statementName(schema, name),
+    text,
+  });
+  return {
+    /** $1 id, $2 tenant, $3 owner, $4 context, $5 state, $6 status_ts, $7 task json, $8 terminal, $9 messageId. */
+    create: named(
+      'create',
+      `WITH t AS (
+         INSERT INTO ${s}.tasks
+           (id, tenant, owner, context_id, state, status_ts, seq, base, base_seq, finished_at)
+         VALUES ($1, $2, $3, $4, $5, $6, 1, $7::json, 1, CASE WHEN $8::boolean THEN now() END)
+         ON CONFLICT (id) DO NOTHING
+         RETURNING id, tenant, owner, rid
+       ), ev AS (
+         INSERT INTO ${s}.events (task_id, seq, body)
+         SELECT id, 1, json_build_object('task', $7::json) FROM t
+       ), msg AS (
+         INSERT INTO ${s}.messages (tenant, owner, message_id, task_id)
+         SELECT tenant, owner, $9::text, id FROM t WHERE $9::text IS NOT NULL
+         ON CONFLICT (tenant, owner, message_id) DO UPDATE SET task_id = EXCLUDED.task_id
+       )
+       SELECT rid::text AS rid FROM t`,
+    ),
+    /**
+     * One statement per append: the UPDATE checks scope, sequence number and state (row lock:
+     * a concurrent writer waits, then finds the seq moved and updates nothing), then the events
+     * and the message index are inserted only if it matched.
+     * $1 id, $2 tenant, $3 owner, $4 expected seq, $5 events json array, $6 count,
+     * $7 allowed states, $8 new state, $9 new status_ts, $10 terminal, $11 messageId.
+     */
+    append: named(
+      'append',
+      `WITH upd AS (
+         UPDATE ${s}.tasks SET
+           seq = seq + $6::integer,
+           updated_at = now(),
+           state = coalesce($8::text, state),
+           status_ts = coalesce($9::text, status_ts),
+           finished_at = CASE WHEN $10::boolean THEN now() ELSE finished_at END
+         WHERE id = $1 AND tenant = $2 AND owner = $3 AND seq = $4::integer
+           AND state = ANY($7::text[])
+         RETURNING id, tenant, owner, rid
+       ), ev AS (
+         INSERT INTO ${s}.events (task_id, seq, body)
+         SELECT upd.id, $4::integer + e.ord, e.body
+         FROM upd, json_array_elements($5::json) WITH ORDINALITY AS e(body, ord)
+       ), msg AS (
+         INSERT INTO ${s}.messages (tenant, owner, message_id, task_id)
+         SELECT tenant, owner, $11::text, id FROM upd WHERE $11::text IS NOT NULL
+         ON CONFLICT (tenant, owner, message_id) DO UPDATE SET task_id = EXCLUDED.task_id
+       )
+       SELECT rid::text AS rid FROM upd`,
+    ),
+    /** Why an append matched nothing. $1 id. */
+    inspect: named('inspect', `SELECT tenant, owner, seq, state FROM ${s}.tasks WHERE id = $1`),
+    /**
+     * Snapshots of some tasks of a scope: for each id, the events after the cached seq when the
+     * cached row id (`rid`, new for a re-created id) still matches, else the base and all events.
+     * $1 tenant, $2 owner, $3 ids, $4 cached rids, $5 cached seqs.
+     */
+    load: named(
+      'load',
+      `SELECT t.id, t.rid::text AS rid, t.seq, f.fresh,
+              CASE WHEN f.fresh THEN t.base END AS base,
+              CASE WHEN f.fresh THEN t.base_seq ELSE c.seq END AS from_seq,
+              (SELECT json_agg(e.body ORDER BY e.seq) FROM ${s}.events e
+                WHERE e.task_id = t.id AND e.seq <= t.seq
+                  AND e.seq > CASE WHEN f.fresh THEN t.base_seq ELSE c.seq END) AS events
+       FROM unnest($3::text[], $4::text[], $5::integer[]) AS c(id, rid, seq)
+       JOIN ${s}.tasks t ON t.id = c.id COLLATE "C"
+       CROSS JOIN LATERAL (SELECT c.rid IS DISTINCT FROM t.rid::text AS fresh) f
+       WHERE t.tenant = $1 AND t.owner = $2`,
+    ),
+    /** $1 id, $2 tenant, $3 owner, $4 after seq, $5 limit. */
+    events: named(
+      'events',
+      `SELECT e.seq, e.body FROM ${s}.events e
+       WHERE e.task_id = $1 AND e.seq > $4::integer
+         AND EXISTS (SELECT 1 FROM ${s}.tasks t WHERE t.id = $1 AND t.tenant = $2 AND t.owner = $3)
+       ORDER BY e.seq LIMIT $5::integer`,
+    ),
+    /** Unscoped read for the event bus. $1 id, $2 seq. */
+    entryAt: named(
+      'entry_at',
+      `SELECT seq, body FROM ${s}.events WHERE task_id = $1 AND seq = $2::integer`,
+    ),
+    /** Unscoped read for the event bus: the last entry of a log. $1 id. */
+    lastEntry: named(
+      'last_entry',
+      `SELECT seq, body FROM ${s}.events WHERE task_id = $1 ORDER BY seq DESC LIMIT 1`,
+    ),
+    /** $1 tenant, $2 owner, $3 messageId. */
+    findByMessageId: named(
+      'find_message',
+      `SELECT task_id FROM ${s}.messages WHERE tenant = $1 AND owner = $2 AND message_id = $3`,
+    ),
+    /** $1 id, $2 tenant, $3 owner. Events and message index rows go by ON DELETE CASCADE. */
+    delete: named('delete', `DELETE FROM ${s}.tasks WHERE id = $1 AND tenant = $2 AND owner = $3`),
+    /** One batch of retention. $1 finished before, $2 batch size. */
+    purge: named(
+      'purge',
+      `DELETE FROM ${s}.tasks WHERE id IN (
+         SELECT id FROM ${s}.tasks WHERE finished_at < $1::timestamptz
+         ORDER BY finished_at LIMIT $2::integer FOR UPDATE SKIP LOCKED
+       ) RETURNING id`,
+    ),
+  };
+}
+
+/** The statements of one schema. */
+export type Statements = ReturnType<typeof statements>;

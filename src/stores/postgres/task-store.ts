@@ -1,0 +1,299 @@
+/**
+ * PostgreSQL TaskStore: an append-only event log per task plus a small task row (scope, state,
+ * status timestamp, seq) that ListTasks reads through an index. One statement per append inserts
+ * the events and moves the row's seq under optimistic concurrency; the task is never rewritten.
+ * Snapshots are the creation snapshot plus the log, folded once and cached (see ProjectionCache).
+ */
+import type { Pool, QueryResultRow } from 'pg';
+import { A2AError } from '../../core/errors.js';
+import type { StreamResponse, Task, TaskState } from '../../core/schemas/index.js';
+import { isTerminal } from '../../core/task-state.js';
+import {
+  ConcurrencyError,
+  type LogEntry,
+  type Scope,
+  type TaskPage,
+  type TaskQuery,
+  type TaskRecord,
+  type TaskStore,
+} from '../types.js';
+import { connect, type Connection, type PostgresConnectionOptions } from './connection.js';
+import type { LogSource } from './event-bus.js';
+import { migrate } from './migrations.js';
+import { ProjectionCache, advance, project, type CachedTask } from './projection-cache.js';
+import { statements, type Statement, type Statements } from './statements.js';
+import { allowedFrom, transitionError, transitionProblem } from './transitions.js';
+import { listPage } from './list-query.js';
+
+/** Options of {@link PostgresTaskStore.open}. */
+export interface PostgresTaskStoreOptions extends PostgresConnectionOptions {
+  /** Task snapshots kept in memory, least recently used evicted (default 1,000; 0 disables). */
+  cacheSize?: number;
+  /** Apply pending migrations at open (default true); false expects `migrate()` to have run. */
+  migrate?: boolean;
+  /** Periodic {@link PostgresTaskStore.purge} of finished tasks (default: off). */
+  retention?: {
+    /** Finished tasks are deleted this long after they reached their terminal state. */
+    finishedTtlMs: number;
+    /** How often to purge (default min(finishedTtlMs, 60 s)). */
+    intervalMs?: number;
+  };
+}
+
+interface LoadRow {
+  id: string;
+  rid: string;
+  seq: number;
+  fresh: boolean;
+  base: Task | null;
+  from_seq: number;
+  events: StreamResponse[] | null;
+}
+
+/** Tasks in PostgreSQL: shared by every instance of an agent (DESIGN §1, scale-out). */
+export class PostgresTaskStore implements TaskStore, LogSource {
+  private readonly sql: Statements;
+  private readonly cache: ProjectionCache;
+  private timer: ReturnType<typeof setInterval> | undefined;
+  private closed = false;
+
+  private constructor(
+    private readonly conn: Connection,
+    options: PostgresTaskStoreOptions,
+  ) {
+    this.sql = statements(conn.schema, conn.quoted);
+    this.cache = new ProjectionCache(options.cacheSize ?? 1000);
+  }
+
+  /** Connects, applies pending migrations (under an advisory lock) and returns the store. */
+  static async open(options: PostgresTaskStoreOptions | string): Promise<PostgresTaskStore> {
+    const opts = typeof options === 'string' ? { connectionString: options } : options;
+    const conn = connect(opts);
+    try {
+      if (opts.migrate !== false) await migrate(conn.pool, conn.schema);
+    } catch (error) {
+      if (conn.owned) await conn.pool.end();
+      throw error;
+    }
+    const store = new PostgresTaskStore(conn, opts);
+    const { retention } = opts;
+    if (retention) {
+      const every = retention.intervalMs ?? Math.min(retention.finishedTtlMs, 60_000);
+      store.timer = setInterval(() => {
+        const finishedBefore = new Date(Date.now() - retention.finishedTtlMs);
+        store.purge({ finishedBefore }).catch((e) => conn.logger?.warn('a2a-kit: purge:', e));
+      }, every);
+      store.timer.unref?.();
+    }
+    return store;
+  }
+
+  /** The pool (share it with a {@link PostgresEventBus}). */
+  get pool(): Pool {
+    return this.conn.pool;
+  }
+
+  /** The PostgreSQL schema holding the tables. */
+  get schema(): string {
+    return this.conn.schema;
+  }
+
+  async create(scope: Scope, task: Task, options: { messageId?: string } = {}): Promise<void> {
+    const state = task.status.state;
+    const { rows } = await this.run<{ rid: string }>(this.sql.create, [
+      task.id,
+      scope.tenant,
+      scope.owner,
+      task.contextId ?? '',
+      state,
+      task.status.timestamp ?? '',
+      JSON.stringify(task),
+      isTerminal(state),
+      options.messageId ?? null,
+    ]);
+    const row = rows[0];
+    if (!row) throw new Error(`task ${task.id} already exists`);
+    this.cache.set(task.id, project(row.rid, task, 1, []));
+  }
+
+  async append(
+    scope: Scope,
+    taskId: string,
+    events: readonly StreamResponse[],
+    expectedSeq: number,
+    options: { messageId?: string } = {},
+  ): Promise<number> {
+    let status: { state: TaskState; timestamp?: string | undefined } | undefined;
+    for (const e of events) if ('statusUpdate' in e) status = e.statusUpdate.status;
+    const { rows } = await this.run<{ rid: string }>(this.sql.append, [
+      taskId,
+      scope.tenant,
+      scope.owner,
+      expectedSeq,
+      JSON.stringify(events),
+      events.length,
+      allowedFrom(events),
+      status?.state ?? null,
+      status ? (status.timestamp ?? '') : null,
+      status !== undefined && isTerminal(status.state),
+      options.messageId ?? null,
+    ]);
+    const row = rows[0];
+    if (!row) throw await this.refusal(scope, taskId, events, expectedSeq);
+    const cached = this.cache.peek(taskId);
+    // Moved forward in place only when it is exactly at expectedSeq; otherwise the next read
+    // brings it up to date from the log.
+    if (cached && (cached.rid !== row.rid || !advance(cached, expectedSeq, events))) {
+      this.cache.delete(taskId);
+    }
+    return expectedSeq + events.length;
+  }
+
+  async get(scope: Scope, taskId: string): Promise<TaskRecord | undefined> {
+    return (await this.load(scope, [taskId])).get(taskId);
+  }
+
+  async events(scope: Scope, taskId: string, afterSeq: number, limit = 1000): Promise<LogEntry[]> {
+    const { rows } = await this.run<{ seq: number; body: StreamResponse }>(this.sql.events, [
+      taskId,
+      scope.tenant,
+      scope.owner,
+      Math.max(0, Math.floor(afterSeq)),
+      Math.max(0, Math.floor(limit)),
+    ]);
+    return rows.map((r) => ({ seq: r.seq, event: r.body }));
+  }
+
+  async list(scope: Scope, query: TaskQuery): Promise<TaskPage> {
+    return listPage(this.conn.pool, this.conn.quoted, scope, query, (ids) => this.load(scope, ids));
+  }
+
+  async findByMessageId(scope: Scope, messageId: string): Promise<string | undefined> {
+    const { rows } = await this.run<{ task_id: string }>(this.sql.findByMessageId, [
+      scope.tenant,
+      scope.owner,
+      messageId,
+    ]);
+    return rows[0]?.task_id;
+  }
+
+  async delete(scope: Scope, taskId: string): Promise<void> {
+    const result = await this.run(this.sql.delete, [taskId, scope.tenant, scope.owner]);
+    if (result.rowCount) this.cache.delete(taskId);
+  }
+
+  /**
+   * Retention: deletes tasks that reached a terminal state before `finishedBefore` (database
+   * clock), with their logs and message index rows, `batchSize` tasks per statement so no
+   * transaction grows large. Safe to run on several instances at once. Returns how many went.
+   */
+  async purge(options: { finishedBefore: Date; batchSize?: number }): Promise<number> {
+    const batchSize = options.batchSize ?? 500;
+    let total = 0;
+    for (;;) {
+      const { rows } = await this.run<{ id: string }>(this.sql.purge, [
+        options.finishedBefore,
+        batchSize,
+      ]);
+      for (const row of rows) this.cache.delete(row.id);
+      total += rows.length;
+      if (rows.length < batchSize || this.closed) return total;
+    }
+  }
+
+  async entryAt(taskId: string, seq: number): Promise<LogEntry | undefined> {
+    const { rows } = await this.run<{ seq: number; body: StreamResponse }>(this.sql.entryAt, [
+      taskId,
+      seq,
+    ]);
+    return rows[0] && { seq: rows[0].seq, event: rows[0].body };
+  }
+
+  async lastEntry(taskId: string): Promise<LogEntry | undefined> {
+    const { rows } = await this.run<{ seq: number; body: StreamResponse }>(this.sql.lastEntry, [
+      taskId,
+    ]);
+    return rows[0] && { seq: rows[0].seq, event: rows[0].body };
+  }
+
+  /** Stops the retention timer and ends the pool if this store created it. */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    clearInterval(this.timer);
+    this.cache.clear();
+    if (this.conn.owned) await this.conn.pool.end();
+  }
+
+  /** Snapshots of some tasks of one scope, from the cache brought up to date by one query. */
+  private async load(scope: Scope, ids: readonly string[]): Promise<Map<string, TaskRecord>> {
+    const found = new Map<string, TaskRecord>();
+    let pending = ids;
+    // Two rounds at most: the second re-reads from the base any task whose cache entry was
+    // evicted while the first query ran (it then brought only the newer events).
+    for (let round = 0; round < 2 && pending.length > 0; round++) {
+      const cached = pending.map((id) => (round === 0 ? this.cache.peek(id) : undefined));
+      const { rows } = await this.run<LoadRow>(this.sql.load, [
+        scope.tenant,
+        scope.owner,
+        pending,
+        cached.map((c) => c?.rid ?? null),
+        cached.map((c) => c?.seq ?? 0),
+      ]);
+      const retry: string[] = [];
+      for (const row of rows) {
+        const entry = this.current(row);
+        if (entry) found.set(row.id, { task: entry.projection.task, seq: entry.seq });
+        else retry.push(row.id);
+      }
+      pending = retry;
+    }
+    return found;
+  }
+
+  /** The cache entry of a loaded row, created or moved forward; undefined if it must be re-read. */
+  private current(row: LoadRow): CachedTask | undefined {
+    const events = row.events ?? [];
+    if (row.fresh) {
+      if (!row.base) return undefined;
+      const entry = project(row.rid, row.base, row.from_seq, events);
+      if (entry.seq !== row.seq) throw new Error(`task ${row.id}: its log does not replay`);
+      this.cache.set(row.id, entry);
+      return entry;
+    }
+    const entry = this.cache.peek(row.id);
+    if (!entry || entry.rid !== row.rid || !advance(entry, row.from_seq, events)) {
+      this.cache.delete(row.id);
+      return undefined;
+    }
+    this.cache.set(row.id, entry);
+    return entry;
+  }
+
+  /** The error of an append that matched no row: unknown task, stale seq or bad transition. */
+  private async refusal(
+    scope: Scope,
+    taskId: string,
+    events: readonly StreamResponse[],
+    expectedSeq: number,
+  ): Promise<Error> {
+    const { rows } = await this.run<{
+      tenant: string;
+      owner: string;
+      seq: number;
+      state: TaskState;
+    }>(this.sql.inspect, [taskId]);
+    const row = rows[0];
+    if (!row || row.tenant !== scope.tenant || row.owner !== scope.owner) {
+      return new A2AError('TASK_NOT_FOUND', `Task ${taskId} not found`, { metadata: { taskId } });
+    }
+    if (row.seq !== expectedSeq || transitionProblem(row.state, events) === undefined) {
+      return new ConcurrencyError(taskId, expectedSeq, row.seq);
+    }
+    return transitionError(taskId, row.state, events);
+  }
+
+  private run<R extends QueryResultRow>(statement: Statement, values: unknown[]) {
+    return this.conn.pool.query<R>({ name: statement.name, text: statement.text, values });
+  }
+}

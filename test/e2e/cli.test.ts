@@ -1,0 +1,118 @@
+/**
+ * The built `a2a` binary in a child process (shebang, bin entry, exit codes, signals), against the
+ * demo agent. Builds once with `tsc -p tsconfig.build.json` (what `npm run build` does).
+ */
+import { execFile, spawn } from 'node:child_process';
+import { readFileSync, statSync } from 'node:fs';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ServeResult } from '../../src/node/index.js';
+import { closedPort, startDemoAgent } from './harness.js';
+
+const run = promisify(execFile);
+const root = new URL('../../', import.meta.url).pathname;
+const bin = `${root}dist/src/cli/main.js`;
+
+let agent: ServeResult;
+let url: string;
+
+/** Runs the built CLI; never rejects on a non-zero exit. */
+async function a2a(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  try {
+    const { stdout, stderr } = await run(process.execPath, [bin, ...args], {
+      env: { ...process.env, NO_COLOR: '1' },
+      timeout: 60_000,
+    });
+    return { code: 0, stdout, stderr };
+  } catch (error) {
+    const e = error as { code?: number; stdout?: string; stderr?: string };
+    return {
+      code: typeof e.code === 'number' ? e.code : -1,
+      stdout: e.stdout ?? '',
+      stderr: e.stderr ?? '',
+    };
+  }
+}
+
+beforeAll(async () => {
+  const started = Date.now();
+  try {
+    await run('npx', ['tsc', '-p', 'tsconfig.build.json'], { cwd: root, timeout: 170_000 });
+  } catch (error) {
+    // Type errors elsewhere in the tree still emit JavaScript; only a missing CLI is fatal.
+    if ((statSync(bin, { throwIfNoEntry: false })?.mtimeMs ?? 0) < started - 1000) throw error;
+  }
+  agent = await startDemoAgent();
+  url = agent.url;
+}, 180_000);
+afterAll(() => agent.close());
+
+describe('the a2a binary', () => {
+  it('is the package bin, with a node shebang', () => {
+    const pkg = JSON.parse(readFileSync(`${root}package.json`, 'utf8')) as {
+      bin: Record<string, string>;
+      version: string;
+    };
+    expect(pkg.bin.a2a).toBe('dist/src/cli/main.js');
+    expect(readFileSync(bin, 'utf8').split('\n')[0]).toBe('#!/usr/bin/env node');
+  });
+
+  it('prints its version', async () => {
+    const pkg = JSON.parse(readFileSync(`${root}package.json`, 'utf8')) as { version: string };
+    const { code, stdout } = await a2a('--version');
+    expect(code).toBe(0);
+    expect(stdout.trim()).toBe(pkg.version);
+  });
+
+  it('streams a task as plain lines through a pipe (exit 0)', async () => {
+    const { code, stdout } = await a2a('send', '--stream', url, 'story', '3');
+    expect(code).toBe(0);
+    expect(stdout).toMatch(/^task \S+ · context \S+ · SUBMITTED$/m);
+    expect(stdout).toMatch(/^final state COMPLETED · task \S+ · 3 artifact chunks$/m);
+    expect(stdout).not.toContain('\x1b[');
+  });
+
+  it('exits 1 for a spec error, 2 for bad usage, 3 for an unreachable agent', async () => {
+    const unknown = await a2a('get', url, 'no-such-task');
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toContain('TASK_NOT_FOUND');
+    const usage = await a2a('send');
+    expect(usage.code).toBe(2);
+    expect(usage.stderr).toContain('missing the agent URL');
+    const dead = `http://127.0.0.1:${await closedPort()}`;
+    const unreachable = await a2a('discover', dead);
+    expect(unreachable.code).toBe(3);
+    expect(unreachable.stderr).toContain(
+      'connection refused — is the agent running? (start one with `a2a serve`)',
+    );
+  });
+
+  it('runs the walkthrough with its own agent (exit 0)', async () => {
+    const { code, stdout } = await a2a('demo');
+    expect(code).toBe(0);
+    expect(stdout).toContain('Step 9/9');
+    expect(stdout).toContain('✔ Walkthrough complete');
+  });
+
+  it('serves the demo agent until Ctrl+C', async () => {
+    const child = spawn(process.execPath, [bin, 'serve', '--port', '0'], {
+      env: { ...process.env, NO_COLOR: '1' },
+    });
+    let out = '';
+    const served = await new Promise<string>((resolve, reject) => {
+      child.stdout.on('data', (chunk: Buffer) => {
+        out += chunk.toString();
+        const found = /listening on (http:\/\/\S+)/.exec(out)?.[1];
+        if (found) resolve(found);
+      });
+      child.on('exit', () => reject(new Error(`serve exited early: ${out}`)));
+    });
+    const { code, stdout } = await a2a('send', served, 'echo', 'from a child');
+    expect(code).toBe(0);
+    expect(stdout).toContain('You said: from a child');
+    const exited = new Promise<number | null>((resolve) => child.on('exit', (c) => resolve(c)));
+    child.kill('SIGINT');
+    expect(await exited).toBe(0);
+    expect(out).toContain('stopped.');
+  });
+});

@@ -1,0 +1,104 @@
+/** Assertions on normalised replies: success, and each error as its binding must render it. */
+import { expect } from 'vitest';
+import type { CallResult, OpenResult, StreamResult } from './driver.js';
+import {
+  A2A_ERRORS,
+  BAD_REQUEST_TYPE,
+  CANONICAL_HTTP_STATUS,
+  ERROR_DOMAIN,
+  ERROR_INFO_TYPE,
+  JSONRPC_CODES,
+  isRecord,
+  type A2AReason,
+  type JsonRpcStandardError,
+  type WireError,
+} from './wire.js';
+
+type AnyResult = CallResult | OpenResult | StreamResult;
+
+/** The result of a successful call; fails the test with the error otherwise. */
+export function ok(res: CallResult): unknown {
+  if (!res.ok) return expect.fail(`expected success, got ${describe(res.error)}`);
+  return res.result;
+}
+
+/** The error of a failed call; fails the test on success. */
+export function errorOf(res: AnyResult): WireError {
+  if (res.ok) return expect.fail('expected an error reply, got success');
+  return res.error;
+}
+
+/**
+ * Checks `res` is A2A error `reason` as its binding must render it (spec §5.4, §9.5, §11.6):
+ * JSON-RPC code -3200x with `data` = `@type` objects including ErrorInfo; REST HTTP status per
+ * v1.0.1 with google.rpc.Status `{code, status, message, details}` including ErrorInfo.
+ */
+export function expectError(res: AnyResult, reason: A2AReason): WireError {
+  const error = errorOf(res);
+  const mapping = A2A_ERRORS[reason];
+  expect(error.code, describe(error)).toBe(reason);
+  expect(error.message.length, 'a human-readable message').toBeGreaterThan(0);
+  const info = error.details.find((d) => d['@type'] === ERROR_INFO_TYPE);
+  expect(info, 'ErrorInfo detail').toMatchObject({ reason, domain: ERROR_DOMAIN });
+  if (isRecord(info) && info.metadata !== undefined) {
+    // ErrorInfo.metadata is map<string, string>.
+    expect(Object.values(info.metadata as object).every((v) => typeof v === 'string')).toBe(true);
+  }
+  if (error.binding === 'JSONRPC') {
+    expect(error.rpcCode, describe(error)).toBe(mapping.jsonrpc);
+  } else {
+    expect(error.httpStatus, describe(error)).toBe(mapping.http);
+    expect(error.status, describe(error)).toBe(mapping.status);
+  }
+  return error;
+}
+
+/** Checks a validation error (-32602 / 400 INVALID_ARGUMENT), naming `field` when given. */
+export function expectInvalidParams(res: AnyResult, field?: string): WireError {
+  const error = expectGeneric(res, 'INVALID_PARAMS');
+  if (field !== undefined) {
+    const violations = error.details
+      .filter((d) => d['@type'] === BAD_REQUEST_TYPE)
+      .flatMap((d) => (Array.isArray(d.fieldViolations) ? (d.fieldViolations as unknown[]) : []));
+    const fields = violations.map((v) => (isRecord(v) ? String(v.field) : ''));
+    expect(
+      fields.some((f) => f === field || f.startsWith(`${field}.`)),
+      describe(error),
+    ).toBe(true);
+  }
+  return error;
+}
+
+/** HTTP status and google.rpc status of each generic error on the HTTP+JSON binding. */
+const REST_GENERIC: Record<JsonRpcStandardError, { http: number; status: string }> = {
+  PARSE_ERROR: { http: 400, status: 'INVALID_ARGUMENT' },
+  INVALID_REQUEST: { http: 400, status: 'INVALID_ARGUMENT' },
+  INVALID_PARAMS: { http: 400, status: 'INVALID_ARGUMENT' },
+  METHOD_NOT_FOUND: { http: 404, status: 'NOT_FOUND' },
+  INTERNAL: { http: 500, status: 'INTERNAL' },
+};
+
+/** Checks a generic (non-A2A) error: its JSON-RPC code, or its REST status pair. */
+export function expectGeneric(res: AnyResult, kind: JsonRpcStandardError): WireError {
+  const error = errorOf(res);
+  if (error.binding === 'JSONRPC') {
+    expect(error.rpcCode, describe(error)).toBe(JSONRPC_CODES[kind]);
+  } else {
+    expect(error.httpStatus, describe(error)).toBe(REST_GENERIC[kind].http);
+    expect(error.status, describe(error)).toBe(REST_GENERIC[kind].status);
+  }
+  return error;
+}
+
+/** A REST error's `status` must be the google.rpc code of its HTTP status, where one exists. */
+export function expectCanonicalStatus(error: WireError): void {
+  if (error.binding !== 'HTTP+JSON' || error.status === undefined) return;
+  const canonical = Object.entries(CANONICAL_HTTP_STATUS)
+    .filter(([, http]) => http === error.httpStatus)
+    .map(([name]) => name);
+  if (canonical.length > 0) expect(canonical, describe(error)).toContain(error.status);
+}
+
+export function describe(error: WireError): string {
+  return `${error.binding} error ${error.code} (http ${error.httpStatus}, rpc ${String(error.rpcCode)}, status ${String(error.status)}): ${error.message}`;
+}
