@@ -7,6 +7,7 @@ export default defineConfig({
       'test/conformance/**/*.test.ts',
       'test/fuzz/**/*.test.ts',
       'test/e2e/**/*.test.ts',
+      'test/interop/**/*.test.ts',
       'examples/**/*.test.ts',
     ],
     testTimeout: 20_000,

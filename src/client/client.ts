@@ -18,6 +18,7 @@ import {
 } from './interceptors.js';
 import { withRetry, type RetryEnvironment, type RetryOptions } from './retry.js';
 import { InterfacePool, type TransportFactory } from './interface-pool.js';
+import { lazyGrpcTransport } from './lazy-grpc.js';
 import { resumableStream, type ResumeNotice } from './stream-resume.js';
 import {
   eventStream,
@@ -32,19 +33,34 @@ import { SAFE_OPERATIONS, unsupportedByCard } from './policy.js';
 
 export type { TransportFactory } from './interface-pool.js';
 
-/** The bindings this client speaks out of the box. */
+/**
+ * The bindings this client speaks out of the box. GRPC loads the gRPC binding on first use (its
+ * packages are optional peers), so it is not among {@link DEFAULT_BINDINGS}: ask for it with
+ * `bindings` or `preferredBinding`.
+ */
 export const DEFAULT_TRANSPORTS: Readonly<Record<string, TransportFactory>> = {
   JSONRPC: (options) => new JsonRpcTransport(options),
   'HTTP+JSON': (options) => new RestTransport(options),
+  GRPC: lazyGrpcTransport,
 };
+
+/**
+ * The bindings considered when neither `bindings` nor `transports` is given: the two that need
+ * nothing beyond fetch. A card whose only usable interface is gRPC needs `bindings` or
+ * `preferredBinding` to include GRPC, so a missing optional package is never a surprise.
+ */
+export const DEFAULT_BINDINGS: readonly string[] = ['JSONRPC', 'HTTP+JSON'];
 
 /** Options of {@link A2AClient.connect}. */
 export interface A2AClientOptions extends RetryEnvironment {
-  /** Bindings to consider, in no particular order (default: every key of `transports`). */
+  /**
+   * Bindings to consider, in no particular order (default: every key of `transports` when given,
+   * else {@link DEFAULT_BINDINGS}).
+   */
   bindings?: readonly string[] | undefined;
   /** Use only this binding. */
   preferredBinding?: string | undefined;
-  /** Transport factories by binding (default JSON-RPC and HTTP+JSON; add gRPC here). */
+  /** Transport factories by binding (default {@link DEFAULT_TRANSPORTS}). */
   transports?: Readonly<Record<string, TransportFactory>> | undefined;
   /** Overrides the interface tenant (normally copied from the card, spec §8.3.2). */
   tenant?: string | undefined;
@@ -104,7 +120,7 @@ export class A2AClient {
     const { headers, fetch, timeoutMs, idleTimeoutMs, maxEventBytes } = options;
     this.pool = new InterfacePool(card, {
       transports: options.transports ?? DEFAULT_TRANSPORTS,
-      bindings: options.bindings,
+      bindings: options.bindings ?? (options.transports ? undefined : DEFAULT_BINDINGS),
       preferredBinding: options.preferredBinding,
       tenant: options.tenant,
       transport: { headers, fetch, timeoutMs, idleTimeoutMs, maxEventBytes },
@@ -254,6 +270,9 @@ export class A2AClient {
               ),
             policy: resume,
             stopWhenSettled: operation === 'SendStreamingMessage',
+            followUp:
+              operation === 'SendStreamingMessage' &&
+              Boolean((request as OperationParams<'SendStreamingMessage'>).message.taskId),
             lastEventId: options.lastEventId,
             signal: options.signal,
             random: this.options.random,

@@ -1,6 +1,7 @@
 /** `a2a-kit/client`: call any A2A 1.0 agent. */
 export {
   A2AClient,
+  DEFAULT_BINDINGS,
   DEFAULT_TRANSPORTS,
   type A2AClientOptions,
   type TransportFactory,
@@ -48,6 +49,7 @@ export {
 } from './transport.js';
 export { JsonRpcTransport } from '../bindings/jsonrpc/client.js';
 export { RestTransport } from '../bindings/rest/client.js';
+export { LazyGrpcTransport } from './lazy-grpc.js';
 export { PROTOCOL_VERSION } from '../core/interfaces.js';
 export {
   agentMessage,

@@ -54,6 +54,11 @@ export interface ResumeOptions extends RetryEnvironment {
    * SubscribeToTask would stay open past INPUT_REQUIRED (§3.1.6 closes it only when terminal).
    */
   stopWhenSettled?: boolean | undefined;
+  /**
+   * The stream answers a message on an existing task: its opening snapshot may predate that
+   * message (still INPUT_REQUIRED), so it does not settle the stream.
+   */
+  followUp?: boolean | undefined;
   /** The resume point the caller starts from (a manual `lastEventId`). */
   lastEventId?: string | undefined;
   signal?: AbortSignal | undefined;
@@ -99,7 +104,10 @@ export async function* resumableStream(options: ResumeOptions): AsyncGenerator<S
         const { event } = item;
         const observed = observe(event);
         if (observed.taskId) taskId = observed.taskId;
-        if (observed.state) state = observed.state;
+        // The opening snapshot may predate the message that opened the stream (a follow-up on a
+        // paused task can start with the old INPUT_REQUIRED state): it never settles the stream.
+        const opening = options.followUp === true && seen === 1 && !resumed && 'task' in event;
+        if (observed.state && !opening) state = observed.state;
         if ('message' in event && taskId === undefined) messageOnly = true;
         yield item;
         if (resumed && options.stopWhenSettled && state !== undefined && isSettled(state)) return;
