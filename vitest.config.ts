@@ -5,6 +5,7 @@ export default defineConfig({
     include: [
       'src/**/*.test.ts',
       'test/conformance/**/*.test.ts',
+      'test/security/**/*.test.ts',
       'test/fuzz/**/*.test.ts',
       'test/e2e/**/*.test.ts',
       'test/interop/**/*.test.ts',

@@ -1,15 +1,24 @@
 /**
- * `npm start`: serves the demo agent over JSON-RPC and HTTP+JSON.
+ * `npm start`: serves the demo agent over JSON-RPC, HTTP+JSON and gRPC.
  * Usage: node dist/examples/demo-agent/main.js [--port N] [--host H] [--public-url URL]
+ *        [--grpc-port N] [--no-grpc] [--store PATH|memory|postgres://…]
+ * Tasks persist in a SQLite file (.a2a/tasks.db) unless --store (or A2A_STORE) says otherwise.
  */
 import { realpathSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
-import { serve, type ServeResult } from '../../src/node/index.js';
+import { GrpcListenError, serve, type ServeResult } from '../../src/node/index.js';
 import { demoAgent } from './agent.js';
+import {
+  DEFAULT_STORE_PATH,
+  openStore,
+  storeSettingsFromEnv,
+  type StoreSettings,
+} from '../../src/stores/open.js';
+import { demoGrpc, type DemoGrpcOptions } from './grpc.js';
 
 /** Options of {@link startDemo}. */
-export interface DemoOptions {
+export interface DemoOptions extends DemoGrpcOptions {
   /** TCP port (default 8765; 0 picks a free one). */
   port?: number;
   /** Interface to bind (default 127.0.0.1). */
@@ -18,25 +27,58 @@ export interface DemoOptions {
   publicUrl?: string;
   /** Where agent failures are logged (default `console`; `null` for silence). */
   logger?: Pick<Console, 'warn' | 'error'> | null;
+  /**
+   * Where tasks live: a SQLite file path, `memory` or a `postgres://` URL (default here
+   * `memory`; `npm start` and `a2a serve` use `.a2a/tasks.db`).
+   */
+  store?: string;
+  /** Retention, PostgreSQL schema and lease settings of the store (see src/stores/open.ts). */
+  storeSettings?: StoreSettings;
 }
+
+/** A running demo agent and a description of where its tasks live. */
+export type DemoServer = ServeResult & { storage: string };
 
 /** Default port of the demo agent. */
 export const DEFAULT_PORT = 8765;
 
-/** Starts the demo agent in this process; `close()` the result to stop it. */
-export function startDemo(options: DemoOptions = {}): Promise<ServeResult> {
-  return serve(demoAgent, {
-    port: options.port ?? DEFAULT_PORT,
-    host: options.host ?? '127.0.0.1',
-    publicUrl: options.publicUrl,
-    ...(options.logger !== undefined ? { logger: options.logger } : {}),
+/** Starts the demo agent in this process (gRPC too, see grpc.ts); `close()` the result to stop it. */
+export async function startDemo(options: DemoOptions = {}): Promise<DemoServer> {
+  const port = options.port ?? DEFAULT_PORT;
+  const logger = options.logger !== undefined ? { logger: options.logger } : {};
+  const opened = await openStore(options.store ?? 'memory', {
+    ...options.storeSettings,
+    ...logger,
   });
+  let running: ServeResult;
+  try {
+    running = await serve(demoAgent, {
+      port,
+      grpc: await demoGrpc(port, options),
+      host: options.host ?? '127.0.0.1',
+      publicUrl: options.publicUrl,
+      ...opened.serverOptions,
+      ...logger,
+    });
+  } catch (error) {
+    await opened.close();
+    throw error;
+  }
+  // Only this process uses the SQLite file: what a previous run left running (it was killed)
+  // is taken over now, not after the lease timeout. Done once listening, so a second start
+  // that fails (port in use) never touches the tasks of the running one.
+  if (opened.exclusive) await running.server.ownership?.takeOverAll();
+  return Object.assign(running, { storage: opened.description });
 }
 
 const USAGE = `Usage: npm start -- [--port N] [--host H] [--public-url URL]
   --port N          port to listen on (default: $PORT or ${DEFAULT_PORT}; 0 = any free port)
   --host H          interface to bind (default 127.0.0.1; 0.0.0.0 for all)
-  --public-url URL  origin the Agent Card advertises, when behind a proxy`;
+  --public-url URL  origin the Agent Card advertises, when behind a proxy
+  --grpc-port N     gRPC port (default: the HTTP port + 1; 0 when the HTTP port is 0)
+  --no-grpc         serve JSON-RPC and HTTP+JSON only
+  --store S         where tasks live: a SQLite file (default: $A2A_STORE or ${DEFAULT_STORE_PATH}),
+                    memory, or postgres://user@host/db (several instances share it)`;
 
 /** Reads the command line and environment; throws a usage message on bad input. */
 export function parseDemoArgs(argv: string[], env: NodeJS.ProcessEnv): DemoOptions | 'help' {
@@ -46,6 +88,9 @@ export function parseDemoArgs(argv: string[], env: NodeJS.ProcessEnv): DemoOptio
       port: { type: 'string', short: 'p' },
       host: { type: 'string' },
       'public-url': { type: 'string' },
+      'grpc-port': { type: 'string' },
+      'no-grpc': { type: 'boolean' },
+      store: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
     strict: true,
@@ -61,17 +106,29 @@ export function parseDemoArgs(argv: string[], env: NodeJS.ProcessEnv): DemoOptio
   }
   if (values.host !== undefined) options.host = values.host;
   if (values['public-url'] !== undefined) options.publicUrl = values['public-url'];
+  const grpcPort = values['grpc-port'];
+  if (grpcPort !== undefined) {
+    if (!/^\d+$/.test(grpcPort) || Number(grpcPort) > 65535) {
+      throw new Error(`Invalid gRPC port "${grpcPort}": use a number from 0 to 65535`);
+    }
+    options.grpcPort = Number(grpcPort);
+  }
+  if (values['no-grpc']) options.grpc = false;
+  const store = values.store ?? env['A2A_STORE'];
+  if (store !== undefined && store !== '') options.store = store;
   return options;
 }
 
 /** The banner: where the agent is and one request to try. */
-function banner(url: string): string {
+function banner(url: string, grpcUrl: string | undefined, storage: string): string {
   const body = '{"message":{"messageId":"m1","role":"ROLE_USER","parts":[{"text":"echo hi"}]}}';
   return [
     `a2a-kit demo agent is running`,
     `  Agent Card  ${url}/.well-known/agent-card.json`,
     `  JSON-RPC    ${url}/a2a/jsonrpc`,
     `  HTTP+JSON   ${url}/a2a/rest`,
+    ...(grpcUrl !== undefined ? [`  gRPC        ${grpcUrl}  (lf.a2a.v1.A2AService)`] : []),
+    `  Tasks       ${storage}`,
     ``,
     `Try it:`,
     `  curl -s ${url}/a2a/rest/message:send -H 'A2A-Version: 1.0' \\`,
@@ -94,20 +151,23 @@ async function main(): Promise<void> {
     console.log(USAGE);
     return;
   }
-  let running: ServeResult;
+  let running: DemoServer;
   try {
-    running = await startDemo(options);
+    const storeSettings = storeSettingsFromEnv(process.env);
+    running = await startDemo({ store: DEFAULT_STORE_PATH, ...options, storeSettings });
   } catch (error) {
     const code = (error as { code?: unknown }).code;
     const port = options.port ?? DEFAULT_PORT;
     console.error(
-      code === 'EADDRINUSE'
-        ? `Port ${port} is already in use: pick another with --port N or PORT=N.`
-        : `Could not start the demo agent: ${error instanceof Error ? error.message : String(error)}`,
+      error instanceof GrpcListenError && code === 'EADDRINUSE'
+        ? `gRPC port ${error.port} is already in use: pick another with --grpc-port N, or --no-grpc.`
+        : code === 'EADDRINUSE'
+          ? `Port ${port} is already in use: pick another with --port N or PORT=N.`
+          : `Could not start the demo agent: ${error instanceof Error ? error.message : String(error)}`,
     );
     process.exit(1);
   }
-  console.log(banner(running.url));
+  console.log(banner(running.url, running.grpcUrl, running.storage));
 
   let stopping = false;
   const stop = (signal: NodeJS.Signals) => {
@@ -115,7 +175,8 @@ async function main(): Promise<void> {
     stopping = true;
     console.log(`\n${signal}: shutting down.`);
     running.close().then(
-      // Running tasks (a `slow` one) live in memory only: exit instead of waiting for them.
+      // Running tasks (a `slow` one) are not waited for: with a durable store the next start
+      // takes them over (fails them, saying why), like after a crash.
       () => process.exit(0),
       (error: unknown) => {
         console.error('Error while shutting down:', error);

@@ -2,7 +2,12 @@
  * From the global flags to a connected {@link A2AClient}: the agent URL checked, the card
  * fetched, credentials chosen from the card's security schemes, the binding forced if asked.
  */
-import { A2AClient, DEFAULT_TRANSPORTS, type TransportFactory } from '../client/client.js';
+import {
+  A2AClient,
+  DEFAULT_BINDINGS,
+  DEFAULT_TRANSPORTS,
+  type TransportFactory,
+} from '../client/client.js';
 import { AgentCardResolver } from '../client/card-resolver.js';
 import { apiKey, bearerToken, credentialsForCard } from '../client/credentials.js';
 import type { Interceptor } from '../client/interceptors.js';
@@ -70,6 +75,7 @@ export async function connect(
   const card = await fetchCard(url, global, context, { signal });
   return new A2AClient(card, {
     preferredBinding: global.binding,
+    bindings: DEFAULT_BINDINGS, // gRPC only when asked for (--binding GRPC)
     transports: await transportsFor(global.binding),
     headers: global.headers,
     tenant: global.tenant,

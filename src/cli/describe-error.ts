@@ -87,8 +87,12 @@ function agentError(error: A2AError): Report {
     case 'METHOD_NOT_ALLOWED':
     case 'PAYLOAD_TOO_LARGE':
     case 'UNSUPPORTED_MEDIA_TYPE':
+    case 'RATE_LIMITED':
     case 'INTERNAL':
       return { ...base, message };
+    case 'UNAUTHENTICATED':
+    case 'PERMISSION_DENIED':
+      return { ...base, exitCode: EXIT.AUTH, message };
   }
 }
 

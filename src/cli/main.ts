@@ -47,24 +47,30 @@ function findVerb(argv: readonly string[]): { words: string[]; rest: string[] } 
       i += takesValue.has(arg) ? 2 : 1;
       continue;
     }
-    // `card` and `help` take one more word: `card validate`, `help send`, `help card sign`.
+    // Groups and `help` take one more word: `card validate`, `push receive`, `help card sign`.
     const last = words[words.length - 1];
-    if (last !== undefined && last !== 'card' && last !== 'help') break;
+    if (last !== undefined && !GROUPS.includes(last) && last !== 'help') break;
     words.push(arg);
     rest.splice(i, 1);
   }
   return { words, rest };
 }
 
+/** Verbs that group several commands under a second word. */
+const GROUPS: readonly string[] = ['card', 'push'];
+
 function resolveCommand(words: readonly string[]): Command {
   const [verb = '', noun] = words;
-  if (verb === 'card') {
-    const nouns = COMMANDS.filter((c) => c.name.startsWith('card ')).map((c) => c.name.slice(5));
-    const found = COMMANDS.find((c) => c.name === `card ${noun ?? ''}`);
+  if (GROUPS.includes(verb)) {
+    const prefix = `${verb} `;
+    const nouns = COMMANDS.filter((c) => c.name.startsWith(prefix)).map((c) =>
+      c.name.slice(prefix.length),
+    );
+    const found = COMMANDS.find((c) => c.name === `${prefix}${noun ?? ''}`);
     if (found) return found;
     throw new UsageError(
-      noun ? `unknown card command "${noun}"` : 'missing card command',
-      `use one of: ${nouns.map((n) => `a2a card ${n}`).join(', ')}`,
+      noun ? `unknown ${verb} command "${noun}"` : `missing ${verb} command`,
+      `use one of: ${nouns.map((n) => `a2a ${prefix}${n}`).join(', ')}`,
     );
   }
   const found = COMMANDS.find((c) => c.name === verb);
@@ -115,8 +121,14 @@ export async function run(argv: readonly string[], io: CliIo): Promise<number> {
       io.stdout.write(`${lines.join('\n')}\n`);
       return EXIT.OK;
     }
-    if (words[0] === 'card' && words.length === 1 && /^(-h|--help)$/.test(rest[0] ?? '')) {
-      const cards = COMMANDS.filter((c) => c.name.startsWith('card '));
+    const group = words[0];
+    if (
+      group &&
+      GROUPS.includes(group) &&
+      words.length === 1 &&
+      /^(-h|--help)$/.test(rest[0] ?? '')
+    ) {
+      const cards = COMMANDS.filter((c) => c.name.startsWith(`${group} `));
       io.stdout.write(`${groupHelp(cards, styleFor(io.stdout, io.env)).join('\n')}\n`);
       return EXIT.OK;
     }

@@ -41,6 +41,12 @@ export interface ResolveCardOptions {
   headers?: Record<string, string> | undefined;
   /** Revalidate even when the cached card is fresh. */
   forceRefresh?: boolean | undefined;
+  /**
+   * Checks the card JSON exactly as received, before it is parsed (signature verification, spec
+   * §8.4.3); a rejection fails the resolve. Such a resolve always fetches: it never trusts a
+   * cached card another caller took without checking.
+   */
+  verify?: ((raw: unknown, url: string) => Promise<void>) | undefined;
 }
 
 /**
@@ -104,6 +110,10 @@ export class AgentCardResolver {
   async resolve(input: string | URL, options: ResolveCardOptions = {}): Promise<AgentCard> {
     const url = cardUrl(input);
     const key = cacheKey(url, options.headers);
+    if (options.verify !== undefined) {
+      const load = this.load(key, url, options.headers, undefined, options.verify);
+      return untilAborted(load, options.signal, url);
+    }
     const entry = this.cache.get(key);
     if (entry && !options.forceRefresh && entry.expiresAt > this.now()) return entry.card;
     let shared = this.inflight.get(key);
@@ -124,6 +134,7 @@ export class AgentCardResolver {
     url: string,
     headers: Record<string, string> | undefined,
     entry: CachedCard | undefined,
+    verify?: (raw: unknown, url: string) => Promise<void>,
   ): Promise<AgentCard> {
     const conditional: Record<string, string> = {};
     if (entry?.etag) conditional['If-None-Match'] = entry.etag;
@@ -178,6 +189,7 @@ export class AgentCardResolver {
         },
       );
     }
+    await verify?.(json, url);
     const card = parseAgentCard(json, url);
     this.store(key, card, response.headers);
     return card;

@@ -8,6 +8,7 @@ import type { OperationParams, StreamingOperationName } from '../core/operations
 import type { AgentCard, AgentInterface } from '../core/schemas/index.js';
 import { JsonRpcTransport } from '../bindings/jsonrpc/client.js';
 import { RestTransport } from '../bindings/rest/client.js';
+import { verifyAgentCard, type VerifyAgentCardOptions } from '../security/card-signing.js';
 import { parseAgentCard, sharedCardResolver, type AgentCardResolver } from './card-resolver.js';
 import {
   createCall,
@@ -88,6 +89,11 @@ export interface A2AClientOptions extends RetryEnvironment {
   fetch?: typeof fetch | undefined;
   /** Aborts connecting. */
   signal?: AbortSignal | undefined;
+  /**
+   * Verify the card's signatures before using it (spec §8.4.3) with these trusted keys (`keys`,
+   * `jwksUrl` or `trustJku`). Fails closed: an unsigned or altered card throws CardSignatureError.
+   */
+  verifyCard?: VerifyAgentCardOptions | undefined;
 }
 
 /** A client of one agent. */
@@ -101,11 +107,22 @@ export class A2AClient {
     urlOrCard: string | URL | AgentCard,
     options: A2AClientOptions = {},
   ): Promise<A2AClient> {
+    const trusted = options.verifyCard;
+    const verify =
+      trusted &&
+      (async (raw: unknown) => {
+        // Anything but an object is no card, and so no signed card either.
+        await verifyAgentCard(typeof raw === 'object' && raw !== null ? raw : {}, trusted);
+      });
+    if (verify && !(typeof urlOrCard === 'string' || urlOrCard instanceof URL)) {
+      await verify(urlOrCard);
+    }
     const card =
       typeof urlOrCard === 'string' || urlOrCard instanceof URL
         ? await (options.cardResolver ?? sharedCardResolver).resolve(urlOrCard, {
             signal: options.signal,
             headers: options.headers,
+            verify,
           })
         : parseAgentCard(urlOrCard, 'the given agent card');
     return new A2AClient(card, options);

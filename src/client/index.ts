@@ -47,6 +47,8 @@ export {
   type TransportOptions,
   type UnaryOperationName,
 } from './transport.js';
+export { CardSignatureError } from '../security/signature-error.js';
+export type { VerifyAgentCardOptions } from '../security/card-signing.js';
 export { JsonRpcTransport } from '../bindings/jsonrpc/client.js';
 export { RestTransport } from '../bindings/rest/client.js';
 export { LazyGrpcTransport } from './lazy-grpc.js';

@@ -48,6 +48,11 @@ export const ERROR_CATALOG = {
   PAYLOAD_TOO_LARGE: { message: 'Request body too large', a2a: false, jsonrpc: -32600, http: 413, grpc: 'RESOURCE_EXHAUSTED' },
   UNSUPPORTED_MEDIA_TYPE: { message: 'Unsupported request content type', a2a: false, jsonrpc: -32600, http: 415, grpc: 'INVALID_ARGUMENT' },
   INTERNAL: { message: 'Internal error', a2a: false, jsonrpc: -32603, http: 500, grpc: 'INTERNAL' },
+  // Application-defined JSON-RPC codes (outside the reserved -32768..-32000, so no future A2A code
+  // can collide): -31000 minus the HTTP status. The HTTP status of these replies is the same.
+  UNAUTHENTICATED: { message: 'Authentication required', a2a: false, jsonrpc: -31401, http: 401, grpc: 'UNAUTHENTICATED' },
+  PERMISSION_DENIED: { message: 'Permission denied', a2a: false, jsonrpc: -31403, http: 403, grpc: 'PERMISSION_DENIED' },
+  RATE_LIMITED: { message: 'Too many requests', a2a: false, jsonrpc: -31429, http: 429, grpc: 'RESOURCE_EXHAUSTED' },
 } as const satisfies Record<string, ErrorMapping>;
 
 /** Every error code a2a-kit sends or recognises. */

@@ -51,6 +51,18 @@ describe('createA2AHandler', () => {
     ]);
   });
 
+  it('[7] lists extra interfaces (a gRPC port) after JSON-RPC and HTTP+JSON', async () => {
+    const grpc = { url: '127.0.0.1:50051', protocolBinding: 'GRPC', protocolVersion: '1.0' };
+    const { request } = setup({ baseUrl: 'http://h', extraInterfaces: [grpc] });
+    const res = await request('GET', '/.well-known/agent-card.json');
+    expect(card(res).supportedInterfaces.map((i) => i.protocolBinding)).toEqual([
+      'JSONRPC',
+      'HTTP+JSON',
+      'GRPC',
+    ]);
+    expect(card(res).supportedInterfaces[2]).toEqual(grpc);
+  });
+
   it('uses the configured binding paths for routing and in the card', async () => {
     const { request, invoked } = setup({
       baseUrl: 'http://h',

@@ -9,6 +9,7 @@ import type { AgentInterface } from '../core/schemas/index.js';
 import type { CallContext } from '../server/context.js';
 import { handleJsonRpc } from '../bindings/jsonrpc/server.js';
 import { handleRest } from '../bindings/rest/server.js';
+import { handlerSecurity, type HandlerSecurityOptions } from './access.js';
 import { AGENT_CARD_PATH, createAgentCardEndpoint } from './agent-card.js';
 import { logInternalError, statusResponse, toA2AError } from './errors.js';
 import { requestedExtensions, requestedVersion, versionError } from './service-params.js';
@@ -22,7 +23,7 @@ import type {
 } from './types.js';
 
 /** Options of {@link createA2AHandler}. */
-export interface A2AHandlerOptions {
+export interface A2AHandlerOptions extends HandlerSecurityOptions {
   /**
    * Public origin the card advertises (`https://agent.example.com`); interface URLs are this
    * plus the binding paths. When absent it is derived per request from the Host header.
@@ -40,6 +41,10 @@ export interface A2AHandlerOptions {
   cardMaxAgeSeconds?: number | undefined;
   /** Receives unexpected errors before they are answered as INTERNAL (default: stderr). */
   onError?: InternalErrorReporter | undefined;
+  /** Extra unauthenticated routes by exact path (e.g. the push JWKS). */
+  routes?: Readonly<Record<string, HttpHandler>> | undefined;
+  /** Interfaces served elsewhere (a gRPC port), listed after JSON-RPC and HTTP+JSON. */
+  extraInterfaces?: readonly AgentInterface[] | undefined;
 }
 
 /** Default of {@link A2AHandlerOptions.maxBodyBytes}: 10 MiB. */
@@ -57,14 +62,12 @@ export function createA2AHandler(
   const keepAliveMs = options.keepAliveMs ?? 15_000;
   const onError = options.onError ?? logInternalError;
   const fixedBaseUrl = options.baseUrl?.replace(/\/+$/, '');
+  const security = handlerSecurity(service, options, maxBodyBytes);
 
   // Spec §8.3.1: interfaces in preference order, JSON-RPC first, each with its absolute URL.
-  const interfaces = (baseUrl: string): AgentInterface[] => [
-    { url: baseUrl + jsonrpcPath, protocolBinding: 'JSONRPC', protocolVersion: PROTOCOL_VERSION },
-    { url: baseUrl + restPath, protocolBinding: 'HTTP+JSON', protocolVersion: PROTOCOL_VERSION },
-  ];
+  const interfaces = (baseUrl: string): AgentInterface[] => cardInterfaces(baseUrl, options);
   const card = createAgentCardEndpoint({
-    card: (baseUrl) => service.agentCard(interfaces(baseUrl)),
+    card: (baseUrl) => options.card ?? service.agentCard(interfaces(baseUrl)),
     maxAgeSeconds: options.cardMaxAgeSeconds ?? 300,
     lastModified: new Date(),
   });
@@ -77,7 +80,7 @@ export function createA2AHandler(
     if (lastEventId !== null) call.lastEventId = lastEventId;
     if (req.signal !== undefined) call.signal = req.signal;
     return {
-      service,
+      service: security.service,
       keepAliveMs,
       maxBodyBytes,
       onError,
@@ -91,31 +94,57 @@ export function createA2AHandler(
     const q = url.indexOf('?');
     const path = q < 0 ? url : url.slice(0, q);
     const query = q < 0 ? '' : url.slice(q + 1);
+    // Authentication and rate limits come before any parsing or lookup (spec §13.1).
     if (path === jsonrpcPath && req.method === 'POST') {
-      return handleJsonRpc(req, context(req, query));
+      const ctx = context(req, query);
+      return security.gate('JSONRPC', req, query, ctx, () => handleJsonRpc(req, ctx));
     }
     if (path.startsWith(restPrefix) || path === restPath) {
-      return handleRest(req, path.slice(restPath.length), query, context(req, query));
+      const ctx = context(req, query);
+      const rest = path.slice(restPath.length);
+      return security.gate('HTTP+JSON', req, query, ctx, () => handleRest(req, rest, query, ctx));
     }
     if (path === jsonrpcPath) return methodNotAllowed(req.method, 'POST');
     if (path === AGENT_CARD_PATH) {
       if (req.method !== 'GET' && req.method !== 'HEAD') return methodNotAllowed(req.method, 'GET');
       return card(req, fixedBaseUrl ?? derivedBaseUrl(req));
     }
+    const extra =
+      options.routes && Object.hasOwn(options.routes, path) ? options.routes[path] : undefined;
+    if (extra !== undefined) return extra(req);
+    const published = security.published(req, path);
+    if (published !== undefined) return published;
     return statusResponse(
       new A2AError('METHOD_NOT_FOUND', `Not found: ${req.method} ${path}`),
       'application/json',
     );
   }
 
-  return async (req) => {
+  return security.cors(async (req) => {
     try {
       return await route(req);
     } catch (error) {
       // The bindings answer their own errors; this is the last line against a crash.
       return statusResponse(toA2AError(error, onError), 'application/json');
     }
-  };
+  });
+}
+
+/**
+ * The interfaces the card lists for `baseUrl`, in preference order (spec §8.3.1): JSON-RPC,
+ * HTTP+JSON, then `extraInterfaces`, each with its absolute URL.
+ */
+export function cardInterfaces(
+  baseUrl: string,
+  options: Pick<A2AHandlerOptions, 'jsonrpcPath' | 'restPath' | 'extraInterfaces'> = {},
+): AgentInterface[] {
+  const jsonrpcPath = normalizePath(options.jsonrpcPath ?? '/a2a/jsonrpc');
+  const restPath = normalizePath(options.restPath ?? '/a2a/rest');
+  return [
+    { url: baseUrl + jsonrpcPath, protocolBinding: 'JSONRPC', protocolVersion: PROTOCOL_VERSION },
+    { url: baseUrl + restPath, protocolBinding: 'HTTP+JSON', protocolVersion: PROTOCOL_VERSION },
+    ...(options.extraInterfaces ?? []),
+  ];
 }
 
 function methodNotAllowed(method: string, allow: string): HttpResponse {

@@ -6,6 +6,7 @@ import type { A2AError } from '../core/errors.js';
 import type { OperationName, StreamingOperationName } from '../core/operations.js';
 import type { AgentCard, AgentInterface } from '../core/schemas/index.js';
 import type { CallContext } from '../server/context.js';
+import type { ClientCertificate } from '../security/auth/types.js';
 import type { StreamItem } from '../server/task-stream.js';
 
 /** Case-insensitive header lookup; callers always pass lower-case names. */
@@ -28,6 +29,10 @@ export interface HttpRequest {
   readonly origin?: string | undefined;
   /** Aborted when the client goes away. */
   readonly signal?: AbortSignal | undefined;
+  /** The peer's IP address, when the adapter knows it (rate limits of anonymous callers). */
+  readonly remoteAddress?: string | undefined;
+  /** The TLS client certificate, on a TLS server that asked for one (mutual TLS). */
+  readonly clientCertificate?: ClientCertificate | undefined;
 }
 
 /** One outgoing HTTP response; a streaming body is an async iterable of text chunks (SSE). */

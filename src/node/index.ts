@@ -1,5 +1,10 @@
 /** `a2a-kit/node`: serve an agent over node:http (the only node:http importer, DESIGN §2). */
 export { serve } from './serve.js';
 export type { ServeOptions, ServeResult } from './serve.js';
+export { GrpcListenError } from './grpc.js';
+export type { ServeGrpcOptions } from './grpc.js';
 export { toNodeListener } from './listener.js';
 export type { NodeListener, NodeListenerOptions } from './listener.js';
+export type { Pem, TlsOptions } from './tls.js';
+export { DEFAULT_JWKS_PATH } from './signed-card.js';
+export type { SignCardOptions } from './signed-card.js';

@@ -4,14 +4,15 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import {
-  createA2AHandler,
-  DEFAULT_MAX_BODY_BYTES,
-  type A2AHandlerOptions,
-} from '../http/handler.js';
+import { DEFAULT_MAX_BODY_BYTES, type A2AHandlerOptions } from '../http/handler.js';
 import type { Agent } from '../server/agent.js';
 import { A2AServer, type A2AServerOptions } from '../server/a2a-server.js';
+import { loadGrpc, startGrpc, type GrpcListener, type ServeGrpcOptions } from './grpc.js';
 import { toNodeListener } from './listener.js';
+import { accessControlOf, grpcSecurity, servedHandler } from './secure.js';
+import type { AccessControl } from '../security/limits/access-control.js';
+import type { SignCardOptions } from './signed-card.js';
+import { createTlsServer, type TlsOptions } from './tls.js';
 
 /** Options of {@link serve}: where to listen, the handler's options, and server options. */
 export interface ServeOptions
@@ -25,6 +26,15 @@ export interface ServeOptions
    * listening address.
    */
   publicUrl?: string | undefined;
+  /**
+   * Also serve gRPC (spec §10) on its own port, listed third in the card: `true`, or where
+   * (default: the HTTP host, any free port). Needs @grpc/grpc-js and @grpc/proto-loader.
+   */
+  grpc?: ServeGrpcOptions | boolean | undefined;
+  /** Serve HTTPS (and gRPC over TLS) with this certificate and key; see docs/security.md. */
+  tls?: TlsOptions | undefined;
+  /** Sign the card at start-up and publish the public key as a JWKS (spec §8.4). */
+  signCard?: SignCardOptions | undefined;
 }
 
 /** A running server. */
@@ -33,6 +43,8 @@ export interface ServeResult {
   url: string;
   server: A2AServer;
   httpServer: Server;
+  /** The gRPC interface's `host:port`, when serving gRPC. */
+  grpcUrl?: string | undefined;
   /** Stops listening, drops keep-alive sockets and open streams at once, releases the server. */
   close(): Promise<void>;
 }
@@ -42,14 +54,33 @@ export async function serve(
   target: Agent | A2AServer,
   options: ServeOptions = {},
 ): Promise<ServeResult> {
+  // Loaded before anything starts, so a missing optional peer leaves nothing to clean up.
+  const grpcModule = options.grpc ? await loadGrpc() : undefined;
   const owned = !(target instanceof A2AServer);
   const server =
     target instanceof A2AServer ? target : new A2AServer(serverOptions(target, options));
   const host = options.host ?? '127.0.0.1';
+  let access: AccessControl;
+  try {
+    access = accessControlOf(server, options); // a card requiring unconfigured schemes fails here
+  } catch (error) {
+    if (owned) await server.close();
+    throw error;
+  }
   // The request listener is attached once the address (and so the card's URLs) is known; the
   // continuation after `listen` runs before the event loop can deliver the first connection.
-  const httpServer = createServer();
+  const httpServer = options.tls ? createTlsServer(options.tls) : createServer();
+  let grpc: GrpcListener | undefined;
   try {
+    // gRPC first: nothing may be awaited between `listen` and attaching the request listener.
+    if (grpcModule && options.grpc) {
+      const secured = grpcSecurity(server, access, options.tls);
+      grpc = await startGrpc(grpcModule, secured.service, options.grpc, {
+        host,
+        onError: options.onError,
+        ...secured.options,
+      });
+    }
     await new Promise<void>((resolve, reject) => {
       httpServer.once('error', reject);
       httpServer.listen(options.port ?? 0, host, () => {
@@ -58,14 +89,21 @@ export async function serve(
       });
     });
   } catch (error) {
+    await grpc?.close();
     if (owned) await server.close(); // e.g. EADDRINUSE: release what we created
     throw error;
   }
   const address = httpServer.address() as AddressInfo;
   const url = (
-    options.publicUrl ?? `http://${hostForUrl(address.address)}:${address.port}`
+    options.publicUrl ??
+    `${options.tls ? 'https' : 'http'}://${hostForUrl(address.address)}:${address.port}`
   ).replace(/\/+$/, '');
-  const handler = createA2AHandler(server, { ...options, baseUrl: url });
+  const extraInterfaces = [
+    ...(grpc ? [grpc.agentInterface] : []),
+    ...(options.extraInterfaces ?? []),
+  ];
+  const served = servedHandler(server, { ...options, baseUrl: url, extraInterfaces, access });
+  const handler = served.handler;
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   const listener = toNodeListener(handler, { maxBodyBytes });
   httpServer.on('request', listener);
@@ -81,10 +119,16 @@ export async function serve(
     (closing ??= (async () => {
       const closed = new Promise<void>((resolve) => httpServer.close(() => resolve()));
       httpServer.closeAllConnections(); // idle keep-alive sockets and open SSE streams
-      await closed;
+      await Promise.all([closed, grpc?.close()]);
       if (owned) await server.close();
     })());
-  return { url, server, httpServer, close };
+  try {
+    await served.ready; // the signed card, when asked for
+  } catch (error) {
+    await close();
+    throw error;
+  }
+  return { url, server, httpServer, close, ...(grpc ? { grpcUrl: grpc.url } : {}) };
 }
 
 function serverOptions(agent: Agent, options: ServeOptions): A2AServerOptions {
@@ -93,6 +137,8 @@ function serverOptions(agent: Agent, options: ServeOptions): A2AServerOptions {
   if (options.bus !== undefined) result.bus = options.bus;
   if (options.exposeErrors !== undefined) result.exposeErrors = options.exposeErrors;
   if (options.logger !== undefined) result.logger = options.logger;
+  if (options.ownership !== undefined) result.ownership = options.ownership;
+  if (options.push !== undefined) result.push = options.push;
   return result;
 }
 

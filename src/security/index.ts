@@ -1,4 +1,7 @@
-/** `a2a-kit/security`: RFC 8785 canonical JSON and signed Agent Cards (JWS, spec §8.4). */
+/**
+ * `a2a-kit/security`: RFC 8785 canonical JSON and signed Agent Cards (JWS, spec §8.4);
+ * authentication of the card's schemes, limits, CORS and access control (docs/security.md).
+ */
 export { canonicalize, canonicalizeToBytes, compareUtf16, JcsError } from './jcs.js';
 export {
   AGENT_CARD_FIELDS,
@@ -31,3 +34,39 @@ export type {
   SignatureFailure,
   SignatureFailureCode,
 } from './signature-error.js';
+export {
+  CardAuthenticator,
+  apiKeyVerifier,
+  basicVerifier,
+  bearerVerifier,
+  createServerAuthentication,
+  httpVerifier,
+  isAuthFailure,
+  jwtVerifier,
+  mtlsVerifier,
+  scopesOf,
+  skillFromMetadata,
+  staticSecrets,
+  staticUsers,
+} from './auth/index.js';
+export type {
+  AuthBinding,
+  AuthenticatedPrincipal,
+  Authenticator,
+  AuthFailure,
+  AuthOptions,
+  AuthOutcome,
+  AuthRequest,
+  ClientCertificate,
+  JwtOptions,
+  SchemeSetup,
+  SchemeVerifier,
+} from './auth/index.js';
+export {
+  AccessControl,
+  ConcurrencyLimiter,
+  DEFAULT_LIMITS,
+  RateLimiter,
+  withCors,
+} from './limits/index.js';
+export type { CorsOptions, LimitOptions, RateLimitOptions } from './limits/index.js';

@@ -29,6 +29,7 @@ import { isSettled, isTerminal, taskView } from '../core/task-state.js';
 import { describeViolations, fieldViolations } from '../core/validate.js';
 import { MemoryEventBus } from '../stores/memory/event-bus.js';
 import { MemoryTaskStore } from '../stores/memory/task-store.js';
+import { leaseStoreOf } from '../stores/leases.js';
 import {
   ConcurrencyError,
   InvalidPageTokenError,
@@ -43,6 +44,8 @@ import type { Agent } from './agent.js';
 import type { CallContext } from './context.js';
 import { activateExtensions } from './extensions.js';
 import { PushConfigs, type PushNotifier } from './push-configs.js';
+import { TaskOwnership, type OwnershipOptions } from './ownership.js';
+import { recoverTask } from './recovery.js';
 import { acceptedInputModes, checkParts } from './media-types.js';
 import { TaskRunner, type StartResult } from './task-runner.js';
 import { openTaskStream, type StreamItem, type StreamStart } from './task-stream.js';
@@ -66,6 +69,12 @@ export interface A2AServerOptions {
   exposeErrors?: boolean;
   /** Where agent failures are logged (default `console`; `null` for silence). */
   logger?: Pick<Console, 'warn' | 'error'> | null;
+  /**
+   * Task ownership for instances sharing a store: leases with heartbeats, takeover of the tasks
+   * of an instance that stopped (see `Agent.recovery`), CancelTask from any instance. On when the
+   * given store keeps leases (SQLite, PostgreSQL, memory); `false` turns it off.
+   */
+  ownership?: OwnershipOptions | false;
 }
 
 const PLACEHOLDER_INTERFACE: AgentInterface = {
@@ -80,6 +89,8 @@ export class A2AServer {
   readonly store: TaskStore;
   readonly bus: EventBus;
   readonly capabilities: AgentCapabilities;
+  /** Leases and recovery of this instance (undefined when ownership is off). */
+  readonly ownership: TaskOwnership | undefined;
   private readonly runner: TaskRunner;
   private readonly push: PushConfigs | undefined;
   private readonly notifier: PushNotifier | undefined;
@@ -112,14 +123,35 @@ export class A2AServer {
     this.notifier = options.push?.notifier;
     this.push =
       options.push && configs && new PushConfigs(this.store, configs, options.push.notifier);
+    const onAppend =
+      this.notifier &&
+      ((scope: Scope, taskId: string, entries: LogEntry[]) => this.notify(scope, taskId, entries));
+    // A store this server created itself is used by no other instance: nothing to own.
+    const leases =
+      options.store && options.ownership !== false ? leaseStoreOf(options.store) : undefined;
+    const recovery = { store: this.store, bus: this.bus, agent: this.agent, onAppend, logger };
+    this.ownership =
+      leases &&
+      new TaskOwnership(
+        {
+          leases,
+          bus: this.bus,
+          logger,
+          isRunning: (taskId) => this.runner.isRunning(taskId),
+          recover: (orphan) => recoverTask(orphan, { ...recovery, runner: this.runner }),
+        },
+        options.ownership || {},
+      );
     this.runner = new TaskRunner({
       store: this.store,
       bus: this.bus,
       agent: this.agent,
       exposeErrors: options.exposeErrors ?? false,
-      onAppend: this.notifier && ((scope, taskId, entries) => this.notify(scope, taskId, entries)),
+      onAppend,
       logger,
+      ownership: this.ownership,
     });
+    this.ownership?.start();
   }
 
   /** The public Agent Card with these interfaces (in preference order). */
@@ -384,6 +416,8 @@ export class A2AServer {
 
   /** Closes the store and the bus. */
   async close(): Promise<void> {
+    await this.notifier?.close?.();
+    await this.ownership?.close();
     await this.store.close();
     await this.bus.close();
   }

@@ -22,6 +22,12 @@ export interface ExecutionContext {
   readonly task: TaskHandle;
   /** The task as it was before this message (undefined for a new task). */
   readonly current: Task | undefined;
+  /**
+   * True when this server took the task over from an instance that stopped while running it
+   * (the agent declared `recovery: 'resume'`): `message` is the task's last user message and
+   * `current` the task as recorded so far; `configuration` and `metadata` are not kept.
+   */
+  readonly recovered: boolean;
   /** Aborted when the task is canceled: stop work and return. */
   readonly signal: AbortSignal;
   /** Tenant, principal and activated extensions of the call. */
@@ -56,6 +62,13 @@ export interface Agent {
    * `capabilities.extendedAgentCard` to offer it.
    */
   extendedCard?: AgentCard | ((call: CallContext) => AgentCard | Promise<AgentCard>);
+  /**
+   * What another instance does with a task whose server stopped while running it: `'fail'`
+   * (default) records FAILED with a status message saying so; `'resume'` runs `execute` again
+   * with `recovered: true` (declare it only if running the task again from its recorded state is
+   * safe).
+   */
+  recovery?: 'resume' | 'fail';
 }
 
 /** Defines an agent (identity function that gives `execute` its types). */

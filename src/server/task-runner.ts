@@ -2,7 +2,9 @@
  * Runs the agent for a task: one writer per task in this process. Every event the agent yields
  * is checked against the state machine, appended to the store's log (optimistic concurrency on
  * the sequence number), then published to the bus. Cancellation aborts the agent's signal and
- * records CANCELED; an agent that throws fails the task with a status message.
+ * records CANCELED; an agent that throws fails the task with a status message. With ownership
+ * (ownership.ts) each execution holds its task's lease and halts, writing nothing more, when
+ * another instance finished the task or took it over.
  */
 import { A2AError } from '../core/errors.js';
 import { now } from '../core/ids.js';
@@ -10,8 +12,10 @@ import { agentMessage } from '../core/parts.js';
 import type { Message, StreamResponse, Task, TaskState } from '../core/schemas/index.js';
 import { canTransition, isInterrupted, isTerminal } from '../core/task-state.js';
 import type { EventBus, LogEntry, Scope, TaskStore } from '../stores/types.js';
+import { ConcurrencyError } from '../stores/types.js';
 import type { Agent, AgentEvent, ExecutionContext } from './agent.js';
 import type { CallContext } from './context.js';
+import { busyElsewhere, reportConflict, type TaskOwnership } from './ownership.js';
 import { TaskHandle } from './task-handle.js';
 
 /** What starting an execution produced: a stateless reply, or a task that now exists. */
@@ -39,6 +43,8 @@ export interface StartOptions {
   metadata: ExecutionContext['metadata'];
   /** Runs once a new task exists, before any agent event is recorded (inline push configs). */
   onCreated?: ((taskId: string) => Promise<void>) | undefined;
+  /** Taken over from a stopped instance: `current` is the task as recorded, `message` its last. */
+  recovered?: boolean | undefined;
 }
 
 /** Options of the runner. */
@@ -51,6 +57,8 @@ export interface TaskRunnerOptions {
   logger?: Pick<Console, 'warn' | 'error'> | undefined;
   /** Called with every batch of entries once durable and published (push notifications). */
   onAppend?: ((scope: Scope, taskId: string, entries: LogEntry[]) => void) | undefined;
+  /** Leases and cross-instance halts, when several instances share the store. */
+  ownership?: TaskOwnership | undefined;
 }
 
 interface Execution {
@@ -61,6 +69,8 @@ interface Execution {
   state: TaskState;
   writes: Promise<unknown>;
   done: Promise<void>;
+  /** Another instance finished the task or holds its lease: write nothing more. */
+  stopped: boolean;
 }
 
 /** Starts, resumes and cancels agent executions in this process. */
@@ -87,6 +97,7 @@ export class TaskRunner {
       task: handle,
       current: before,
       signal: abort.signal,
+      recovered: start.recovered ?? false,
       call: start.call,
       configuration: start.configuration,
       metadata: start.metadata,
@@ -99,6 +110,7 @@ export class TaskRunner {
       state: 'TASK_STATE_SUBMITTED',
       writes: Promise.resolve(),
       done: Promise.resolve(),
+      stopped: false,
     };
 
     let iterator: AsyncIterator<AgentEvent>;
@@ -111,14 +123,18 @@ export class TaskRunner {
       this.running.set(taskId, exec);
       const submitted = handle.submitted();
       try {
-        await this.write(exec, [{ message: userMessage }, submitted], message.messageId);
-        resumed = {
-          ...before,
-          status: submitted.statusUpdate.status,
-          history: [...(before.history ?? []), userMessage],
-        };
+        if (!(await this.own(exec))) throw busyElsewhere(taskId);
+        if (!start.recovered) {
+          await this.write(exec, [{ message: userMessage }, submitted], message.messageId);
+          resumed = {
+            ...before,
+            status: submitted.statusUpdate.status,
+            history: [...(before.history ?? []), userMessage],
+          };
+        }
       } catch (error) {
         this.running.delete(taskId);
+        await this.options.ownership?.release(taskId, exec.state);
         throw error;
       }
       iterator = this.options.agent.execute(context)[Symbol.asyncIterator]();
@@ -140,6 +156,7 @@ export class TaskRunner {
       exec.seq = 1;
       this.running.set(taskId, exec);
       try {
+        await this.own(exec); // a new task has no other owner
         await start.onCreated?.(taskId);
       } catch (error) {
         first = { error };
@@ -149,7 +166,9 @@ export class TaskRunner {
     }
     const seq = exec.seq;
     exec.done = this.drive(exec, iterator, first);
-    return resumed ? { taskId, seq, created: false, resumed } : { taskId, seq, created: true };
+    return resumed
+      ? { taskId, seq, created: false, resumed }
+      : { taskId, seq, created: current === undefined };
   }
 
   /**
@@ -159,9 +178,15 @@ export class TaskRunner {
   async cancel(taskId: string, reason?: string): Promise<boolean> {
     const exec = this.running.get(taskId);
     if (!exec) return false;
-    if (!isTerminal(exec.state)) {
+    if (!isTerminal(exec.state) && !exec.stopped) {
       exec.abort.abort(new A2AError('TASK_NOT_CANCELABLE', 'canceled'));
-      await this.write(exec, [exec.handle.canceled(reason)]);
+      try {
+        await this.write(exec, [exec.handle.canceled(reason)]);
+      } catch (error) {
+        if (!(error instanceof ConcurrencyError)) throw error;
+        this.halt(exec);
+        return false; // another writer moved the task on: the caller looks at it again
+      }
     }
     return true;
   }
@@ -186,11 +211,14 @@ export class TaskRunner {
       }
       if ('error' in result) throw result.error;
       if (!result.done) void iterator.return?.().catch(() => undefined);
-      if (!isTerminal(exec.state) && !isInterrupted(exec.state)) {
+      if (!isTerminal(exec.state) && !isInterrupted(exec.state) && !exec.stopped) {
         await this.fail(exec, 'The agent stopped without finishing the task.');
       }
     } catch (error) {
-      if (!isTerminal(exec.state)) {
+      if (error instanceof ConcurrencyError) {
+        this.halt(exec);
+        await reportConflict(this.options.store, exec.scope, taskId, this.options.logger);
+      } else if (!isTerminal(exec.state) && !exec.stopped) {
         this.options.logger?.error(`a2a-kit: agent failed on task ${taskId}:`, error);
         const detail =
           this.options.exposeErrors && error instanceof Error ? `: ${error.message}` : '.';
@@ -201,7 +229,26 @@ export class TaskRunner {
     } finally {
       await exec.writes.catch(() => undefined);
       this.running.delete(taskId);
+      await this.options.ownership?.release(taskId, exec.state);
     }
+  }
+
+  /** Holds the task's lease; false when another instance does. */
+  private own(exec: Execution): Promise<boolean> {
+    const ownership = this.options.ownership;
+    if (!ownership) return Promise.resolve(true);
+    return ownership.acquire({
+      scope: exec.scope,
+      taskId: exec.handle.id,
+      seq: () => exec.seq,
+      halt: () => this.halt(exec),
+    });
+  }
+
+  /** Stops an execution without writing: its agent's signal is aborted. */
+  private halt(exec: Execution): void {
+    exec.stopped = true;
+    exec.abort.abort(new A2AError('TASK_NOT_CANCELABLE', 'finished by another instance'));
   }
 
   /** Checks one agent event and appends it; an invalid event fails the task. */
@@ -245,7 +292,8 @@ export class TaskRunner {
   private write(exec: Execution, events: StreamResponse[], messageId?: string): Promise<void> {
     const run = async () => {
       let state = exec.state;
-      if (isTerminal(state)) return; // terminal tasks never change (cancel may have won)
+      // Terminal tasks never change (cancel may have won); a halted execution writes nothing.
+      if (isTerminal(state) || exec.stopped) return;
       for (const e of events) {
         if (!('statusUpdate' in e)) continue;
         if (!canTransition(state, e.statusUpdate.status.state)) return;

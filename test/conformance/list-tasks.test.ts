@@ -150,13 +150,27 @@ serverSuite(
       ['pageSize', { pageSize: 101 }],
       ['pageSize', { pageSize: -5 }],
       ['historyLength', { historyLength: -1 }],
-      ['status', { status: 'TASK_STATE_BOGUS' }],
-      ['statusTimestampAfter', { statusTimestampAfter: 'yesterday' }],
+      ['status', { status: 99 }],
       ['pageToken', { pageToken: 'not-a-token-we-issued' }],
     ];
     verifies([99, 160], 'out-of-range or malformed parameters are validation errors', async (b) => {
       for (const [field, query] of invalid)
         expectInvalidParams(await b.call('ListTasks', query), field);
     });
+
+    const unparsable: [string, Record<string, unknown>][] = [
+      ['status', { status: 'TASK_STATE_BOGUS' }],
+      ['statusTimestampAfter', { statusTimestampAfter: 'yesterday' }],
+    ];
+    verifies(
+      [99, 160],
+      'an unknown state name or a timestamp that is no date is a validation error',
+      async (b) => {
+        for (const [field, query] of unparsable)
+          expectInvalidParams(await b.call('ListTasks', query), field);
+      },
+      // Text forms: on gRPC the enum is a number and the Timestamp a message.
+      { only: ['JSONRPC', 'HTTP+JSON'] },
+    );
   },
 );

@@ -18,6 +18,7 @@ import { startServer } from '../helpers/server.js';
 import { textOf } from '../helpers/shapes.js';
 
 const { agent, probe } = scriptedAgent();
+const HTTP = ['JSONRPC', 'HTTP+JSON'] as const;
 
 function live(res: OpenResult) {
   if (!res.ok) return expect.fail(`stream refused: ${res.error.message}`);
@@ -120,6 +121,8 @@ serverSuite(
         expect(chunkTexts(all)).toEqual(['step 1', 'step 2', 'step 3', 'step 4']);
         expect(kinds(all).at(-1)).toBe('status:TASK_STATE_COMPLETED');
       },
+      // Last-Event-ID is SSE reconnection; a gRPC client resubscribes for the current Task.
+      { only: HTTP },
     );
 
     verifies(
@@ -146,6 +149,8 @@ serverSuite(
           'status:TASK_STATE_COMPLETED',
         ]);
       },
+      // Last-Event-ID is SSE reconnection; a gRPC client resubscribes for the current Task.
+      { only: HTTP },
     );
 
     verifies(
@@ -166,13 +171,21 @@ serverSuite(
           expectInvalidParams(res, 'Last-Event-ID');
         }
       },
+      // Last-Event-ID is SSE reconnection; a gRPC client resubscribes for the current Task.
+      { only: HTTP },
     );
 
-    verifies([160], 'a Last-Event-ID this server never sent is a validation error', async (b) => {
-      const asked = await sendTask(b, 'ask');
-      const res = await b.open('SubscribeToTask', { id: asked.id }, { lastEventId: 'not-an-id' });
-      expectInvalidParams(res, 'Last-Event-ID');
-    });
+    verifies(
+      [160],
+      'a Last-Event-ID this server never sent is a validation error',
+      async (b) => {
+        const asked = await sendTask(b, 'ask');
+        const res = await b.open('SubscribeToTask', { id: asked.id }, { lastEventId: 'not-an-id' });
+        expectInvalidParams(res, 'Last-Event-ID');
+      },
+      // Last-Event-ID is SSE reconnection; a gRPC client resubscribes for the current Task.
+      { only: HTTP },
+    );
   },
 );
 

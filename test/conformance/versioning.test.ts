@@ -16,15 +16,21 @@ serverSuite(
       expect(task.status.state).toBe('TASK_STATE_COMPLETED');
     });
 
-    verifies([29, 37], 'A2A-Version as a query parameter is served', async (b) => {
-      for (const name of ['A2A-Version', 'a2a-version']) {
-        const res = await b.call('SendMessage', sendParams('echo q'), {
-          headers: { 'a2a-version': null },
-          query: { [name]: '1.0' },
-        });
-        expect(taskOf(ok(res)).status.state, name).toBe('TASK_STATE_COMPLETED');
-      }
-    });
+    verifies(
+      [29, 37],
+      'A2A-Version as a query parameter is served',
+      async (b) => {
+        for (const name of ['A2A-Version', 'a2a-version']) {
+          const res = await b.call('SendMessage', sendParams('echo q'), {
+            headers: { 'a2a-version': null },
+            query: { [name]: '1.0' },
+          });
+          expect(taskOf(ok(res)).status.state, name).toBe('TASK_STATE_COMPLETED');
+        }
+      },
+      // A URL query string: gRPC has only metadata (grpc.test.ts).
+      { only: ['JSONRPC', 'HTTP+JSON'] },
+    );
 
     verifies([30], 'a patch number does not affect negotiation: 1.0.3 is served', async (b) => {
       const res = await b.call('SendMessage', sendParams('echo patch'), {

@@ -37,6 +37,7 @@ describe('a2a discover', () => {
     expect(stdout).toContain('Interfaces (in preference order)');
     expect(stdout).toMatch(/1\.\s+JSONRPC\s+A2A 1\.0\s+\S+\/a2a\/jsonrpc {2}← this client uses it/);
     expect(stdout).toMatch(/2\.\s+HTTP\+JSON\s+A2A 1\.0\s+\S+\/a2a\/rest$/m);
+    expect(stdout).toMatch(/3\.\s+GRPC\s+A2A 1\.0\s+127\.0\.0\.1:\d+$/m);
     expect(stdout).toContain('streaming: yes   push notifications: no');
     expect(stdout).toContain('Security  none: the agent is public');
     expect(stdout).toContain('Skills (8)');
@@ -54,6 +55,7 @@ describe('a2a discover', () => {
     expect(json.supportedInterfaces.map((i) => i.protocolBinding)).toEqual([
       'JSONRPC',
       'HTTP+JSON',
+      'GRPC',
     ]);
     expect(stderr).toContain('warning: interfaces 1 (JSONRPC), 2 (HTTP+JSON) use http://');
   });

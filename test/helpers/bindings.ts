@@ -3,20 +3,22 @@
  * `[63,64] blocking send waits for a final state (JSONRPC)`. The numbers are those of
  * spec/A2A-1.0-CHECKLIST.md; coverage.test.ts reads them back from the sources.
  *
- * Tests run inside `serverSuite(...)`, which starts one server for the suite and stops it after.
- * A new binding (gRPC) is one more line in DRIVERS.
+ * Tests run inside `serverSuite(...)`, which starts one server for the suite (HTTP and gRPC) and
+ * stops it after. A new binding is one more line in DRIVERS.
  */
 import { afterAll, beforeAll, describe, it } from 'vitest';
 import type { BindingDriver } from './driver.js';
+import { grpcDriver } from './grpc-driver.js';
 import { jsonRpcDriver } from './jsonrpc-driver.js';
 import { restDriver } from './rest-driver.js';
 import type { RunningServer } from './server.js';
 import type { BindingName } from './wire.js';
 
 /** Every binding under test, and how to reach it on a running server. */
-const DRIVERS: Readonly<Record<BindingName, (baseUrl: string) => BindingDriver>> = {
-  JSONRPC: jsonRpcDriver,
-  'HTTP+JSON': restDriver,
+const DRIVERS: Readonly<Record<BindingName, (server: RunningServer) => BindingDriver>> = {
+  JSONRPC: (server) => jsonRpcDriver(server.url),
+  'HTTP+JSON': (server) => restDriver(server.url),
+  GRPC: (server) => grpcDriver(server.grpcUrl),
 };
 
 export const BINDINGS = Object.keys(DRIVERS) as BindingName[];
@@ -50,6 +52,7 @@ export function serverSuite(
 ): void {
   describe(name, () => {
     let running: RunningServer | undefined;
+    const drivers = new Map<BindingName, BindingDriver>();
     const server: SuiteServer = {
       get running() {
         if (!running) throw new Error('server not started: use it inside a test');
@@ -58,12 +61,18 @@ export function serverSuite(
       get url() {
         return server.running.url;
       },
-      driver: (binding) => DRIVERS[binding](server.url),
+      driver: (binding) => {
+        const driver = drivers.get(binding) ?? DRIVERS[binding](server.running);
+        drivers.set(binding, driver);
+        return driver;
+      },
     };
     beforeAll(async () => {
       running = await start();
     });
     afterAll(async () => {
+      for (const driver of drivers.values()) driver.close?.();
+      drivers.clear();
       await running?.close();
     });
     const outer = current;

@@ -1,6 +1,6 @@
 /**
- * The BindingDriver contract: one binding spoken in raw HTTP with fetch (not our client
- * library), success and error replies normalised so one test body runs over every binding.
+ * The BindingDriver contract: one binding spoken raw (HTTP with fetch, gRPC with grpc-js; not our
+ * client library), success and error replies normalised so one test body runs over every binding.
  */
 import { SseReader, type SseMessage } from './sse.js';
 import {
@@ -12,7 +12,7 @@ import {
   type WireError,
 } from './wire.js';
 
-/** Request headers; `null` removes a default one (e.g. `{ 'A2A-Version': null }`). */
+/** Request headers (gRPC: metadata); `null` removes a default one (`{ 'A2A-Version': null }`). */
 export type HeaderOverrides = Record<string, string | null>;
 
 /** Options of one call. */
@@ -32,7 +32,7 @@ export interface StreamOptions extends CallOptions {
   lastEventId?: string;
 }
 
-/** A normalised unary reply. */
+/** A normalised unary reply (gRPC: `headers` is the response metadata, `httpStatus` 200). */
 export type CallResult =
   | {
       readonly ok: true;
@@ -42,7 +42,7 @@ export type CallResult =
     }
   | { readonly ok: false; readonly error: WireError; readonly headers: Headers };
 
-/** One SSE event: its `id:` line and its StreamResponse payload. */
+/** One stream event: its SSE `id:` line (none on gRPC) and its StreamResponse payload. */
 export interface StreamEvent {
   readonly id: string | undefined;
   readonly event: Record<string, unknown>;
@@ -90,7 +90,7 @@ export interface RawReply {
 /** One binding under test. */
 export interface BindingDriver {
   readonly name: BindingName;
-  /** The binding's endpoint URL (JSON-RPC endpoint / HTTP+JSON base). */
+  /** The binding's endpoint: JSON-RPC endpoint URL, HTTP+JSON base URL, gRPC `host:port`. */
   readonly endpoint: string;
   call(operation: Operation, params: object, options?: CallOptions): Promise<CallResult>;
   open(operation: StreamOperation, params: object, options?: StreamOptions): Promise<OpenResult>;
@@ -109,6 +109,8 @@ export interface BindingDriver {
   ): Promise<RawReply>;
   /** Normalises a raw reply like `call` does (`requestId`: the JSON-RPC id it must echo). */
   parse(reply: RawReply, requestId?: unknown): CallResult;
+  /** Releases what the driver holds (a gRPC channel). */
+  close?(): void;
 }
 
 /** Merges header overrides into defaults (`null` deletes). */

@@ -7,9 +7,11 @@ import {
   CANONICAL_HTTP_STATUS,
   ERROR_DOMAIN,
   ERROR_INFO_TYPE,
+  GRPC_CODES,
   JSONRPC_CODES,
   isRecord,
   type A2AReason,
+  type GrpcCodeName,
   type JsonRpcStandardError,
   type WireError,
 } from './wire.js';
@@ -29,9 +31,10 @@ export function errorOf(res: AnyResult): WireError {
 }
 
 /**
- * Checks `res` is A2A error `reason` as its binding must render it (spec §5.4, §9.5, §11.6):
- * JSON-RPC code -3200x with `data` = `@type` objects including ErrorInfo; REST HTTP status per
- * v1.0.1 with google.rpc.Status `{code, status, message, details}` including ErrorInfo.
+ * Checks `res` is A2A error `reason` as its binding must render it (spec §5.4, §9.5, §10.6,
+ * §11.6): JSON-RPC code -3200x with `data` = `@type` objects including ErrorInfo; REST HTTP status
+ * per v1.0.1 with google.rpc.Status `{code, status, message, details}` including ErrorInfo; gRPC
+ * status code per v1.0.1 with a google.rpc.Status holding ErrorInfo in `grpc-status-details-bin`.
  */
 export function expectError(res: AnyResult, reason: A2AReason): WireError {
   const error = errorOf(res);
@@ -46,11 +49,17 @@ export function expectError(res: AnyResult, reason: A2AReason): WireError {
   }
   if (error.binding === 'JSONRPC') {
     expect(error.rpcCode, describe(error)).toBe(mapping.jsonrpc);
+  } else if (error.binding === 'GRPC') {
+    expectGrpcStatus(error, mapping.grpc);
   } else {
     expect(error.httpStatus, describe(error)).toBe(mapping.http);
     expect(error.status, describe(error)).toBe(mapping.status);
   }
   return error;
+}
+
+function expectGrpcStatus(error: WireError, name: GrpcCodeName): void {
+  expect([error.grpcCode, error.status], describe(error)).toEqual([GRPC_CODES[name], name]);
 }
 
 /** Checks a validation error (-32602 / 400 INVALID_ARGUMENT), naming `field` when given. */
@@ -78,11 +87,22 @@ const REST_GENERIC: Record<JsonRpcStandardError, { http: number; status: string 
   INTERNAL: { http: 500, status: 'INTERNAL' },
 };
 
-/** Checks a generic (non-A2A) error: its JSON-RPC code, or its REST status pair. */
+/** gRPC status of each generic error (spec §3.3.2: validation INVALID_ARGUMENT, …). */
+const GRPC_GENERIC: Record<JsonRpcStandardError, GrpcCodeName> = {
+  PARSE_ERROR: 'INVALID_ARGUMENT',
+  INVALID_REQUEST: 'INVALID_ARGUMENT',
+  INVALID_PARAMS: 'INVALID_ARGUMENT',
+  METHOD_NOT_FOUND: 'UNIMPLEMENTED',
+  INTERNAL: 'INTERNAL',
+};
+
+/** Checks a generic (non-A2A) error: its JSON-RPC code, its gRPC status, or its REST status pair. */
 export function expectGeneric(res: AnyResult, kind: JsonRpcStandardError): WireError {
   const error = errorOf(res);
   if (error.binding === 'JSONRPC') {
     expect(error.rpcCode, describe(error)).toBe(JSONRPC_CODES[kind]);
+  } else if (error.binding === 'GRPC') {
+    expectGrpcStatus(error, GRPC_GENERIC[kind]);
   } else {
     expect(error.httpStatus, describe(error)).toBe(REST_GENERIC[kind].http);
     expect(error.status, describe(error)).toBe(REST_GENERIC[kind].status);
@@ -100,5 +120,6 @@ export function expectCanonicalStatus(error: WireError): void {
 }
 
 export function describe(error: WireError): string {
-  return `${error.binding} error ${error.code} (http ${error.httpStatus}, rpc ${String(error.rpcCode)}, status ${String(error.status)}): ${error.message}`;
+  const grpc = error.grpcCode === undefined ? '' : `, grpc ${error.grpcCode}`;
+  return `${error.binding} error ${error.code} (http ${error.httpStatus}, rpc ${String(error.rpcCode)}, status ${String(error.status)}${grpc}): ${error.message}`;
 }

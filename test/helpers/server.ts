@@ -1,17 +1,26 @@
-/** Starts a test agent on 127.0.0.1, port 0, with `serve()`. */
+/** Starts a test agent on 127.0.0.1, port 0, with `serve()`: HTTP and gRPC (its own free port). */
 import { serve } from '../../src/node/index.js';
-import type { Agent } from '../../src/server/index.js';
+import { createPushNotifier } from '../../src/push/index.js';
+import { A2AServer, type Agent } from '../../src/server/index.js';
+import { MemoryTaskStore } from '../../src/stores/memory/task-store.js';
 
 /** Options the suites tune. */
 export interface TestServerOptions {
   maxBodyBytes?: number;
   keepAliveMs?: number;
+  /**
+   * Push notifications on: a memory store and a silent notifier whose SSRF guard allows only
+   * `allowHosts` (default `['127.0.0.1']`) besides public https URLs.
+   */
+  push?: boolean | { allowHosts?: readonly string[] };
 }
 
 /** A running server. */
 export interface RunningServer {
   /** `http://127.0.0.1:PORT`. */
   readonly url: string;
+  /** The gRPC interface, `127.0.0.1:PORT`. */
+  readonly grpcUrl: string;
   /** Unexpected errors the server answered as INTERNAL: always a bug, tests assert none. */
   readonly internalErrors: unknown[];
   close(): Promise<void>;
@@ -23,12 +32,34 @@ export async function startServer(
   options: TestServerOptions = {},
 ): Promise<RunningServer> {
   const internalErrors: unknown[] = [];
-  const running = await serve(agent, {
+  const { push, ...rest } = options;
+  // serve(agent, { push }) does not pass `push` on to the A2AServer it creates (issue 5), so a
+  // push-enabled server is built here and handed to serve(), which then leaves closing it to us.
+  const server = push ? pushServer(agent, push === true ? {} : push) : undefined;
+  const running = await serve(server ?? agent, {
     port: 0,
     host: '127.0.0.1',
     logger: null,
     onError: (error) => internalErrors.push(error),
-    ...options,
+    grpc: true,
+    ...rest,
   });
-  return { url: running.url, internalErrors, close: () => running.close() };
+  const grpcUrl = running.grpcUrl;
+  if (grpcUrl === undefined) throw new Error('serve({ grpc: true }) returned no grpcUrl');
+  const close = async () => {
+    await running.close();
+    await server?.close();
+  };
+  return { url: running.url, grpcUrl, internalErrors, close };
+}
+
+/** An A2AServer over a memory store with a notifier (closed with the server). */
+function pushServer(agent: Agent, options: { allowHosts?: readonly string[] }): A2AServer {
+  const store = new MemoryTaskStore();
+  const notifier = createPushNotifier({
+    store,
+    allowHosts: options.allowHosts ?? ['127.0.0.1'],
+    logger: null,
+  });
+  return new A2AServer({ agent, store, ownership: false, logger: null, push: { notifier } });
 }

@@ -1,7 +1,7 @@
 /**
  * Wire facts the conformance suite checks replies against, written from the spec (A2A v1.0.1,
  * digest §a and §c) and NOT imported from src/, so the suite checks the server independently.
- * Also the normalisation of both HTTP bindings' error shapes into one {@link WireError}.
+ * Also the normalisation of the three bindings' error shapes into one {@link WireError}.
  */
 
 /** The 11 operations by their spec names (digest §a). */
@@ -33,19 +33,45 @@ export type A2AReason =
   | 'EXTENSION_SUPPORT_REQUIRED'
   | 'VERSION_NOT_SUPPORTED';
 
-/** How each binding renders an A2A error: the v1.0.1 mapping (spec §5.4, digest §c.1). */
+/**
+ * How each binding renders an A2A error: the v1.0.1 mapping (spec §5.4, digest §c.1). `status`
+ * is the google.rpc status of the HTTP+JSON body, `grpc` the gRPC status code (v1.0.0 used
+ * UNIMPLEMENTED for three of them; v1.0.1 does not).
+ */
 // prettier-ignore
-export const A2A_ERRORS: Readonly<Record<A2AReason, { jsonrpc: number; http: number; status: string }>> = {
-  TASK_NOT_FOUND: { jsonrpc: -32001, http: 404, status: 'NOT_FOUND' },
-  TASK_NOT_CANCELABLE: { jsonrpc: -32002, http: 400, status: 'FAILED_PRECONDITION' },
-  PUSH_NOTIFICATION_NOT_SUPPORTED: { jsonrpc: -32003, http: 400, status: 'FAILED_PRECONDITION' },
-  UNSUPPORTED_OPERATION: { jsonrpc: -32004, http: 400, status: 'FAILED_PRECONDITION' },
-  CONTENT_TYPE_NOT_SUPPORTED: { jsonrpc: -32005, http: 400, status: 'INVALID_ARGUMENT' },
-  INVALID_AGENT_RESPONSE: { jsonrpc: -32006, http: 500, status: 'INTERNAL' },
-  EXTENDED_AGENT_CARD_NOT_CONFIGURED: { jsonrpc: -32007, http: 400, status: 'FAILED_PRECONDITION' },
-  EXTENSION_SUPPORT_REQUIRED: { jsonrpc: -32008, http: 400, status: 'FAILED_PRECONDITION' },
-  VERSION_NOT_SUPPORTED: { jsonrpc: -32009, http: 400, status: 'FAILED_PRECONDITION' },
+export const A2A_ERRORS: Readonly<Record<A2AReason, { jsonrpc: number; http: number; status: string; grpc: GrpcCodeName }>> = {
+  TASK_NOT_FOUND: { jsonrpc: -32001, http: 404, status: 'NOT_FOUND', grpc: 'NOT_FOUND' },
+  TASK_NOT_CANCELABLE: { jsonrpc: -32002, http: 400, status: 'FAILED_PRECONDITION', grpc: 'FAILED_PRECONDITION' },
+  PUSH_NOTIFICATION_NOT_SUPPORTED: { jsonrpc: -32003, http: 400, status: 'FAILED_PRECONDITION', grpc: 'FAILED_PRECONDITION' },
+  UNSUPPORTED_OPERATION: { jsonrpc: -32004, http: 400, status: 'FAILED_PRECONDITION', grpc: 'FAILED_PRECONDITION' },
+  CONTENT_TYPE_NOT_SUPPORTED: { jsonrpc: -32005, http: 400, status: 'INVALID_ARGUMENT', grpc: 'INVALID_ARGUMENT' },
+  INVALID_AGENT_RESPONSE: { jsonrpc: -32006, http: 500, status: 'INTERNAL', grpc: 'INTERNAL' },
+  EXTENDED_AGENT_CARD_NOT_CONFIGURED: { jsonrpc: -32007, http: 400, status: 'FAILED_PRECONDITION', grpc: 'FAILED_PRECONDITION' },
+  EXTENSION_SUPPORT_REQUIRED: { jsonrpc: -32008, http: 400, status: 'FAILED_PRECONDITION', grpc: 'FAILED_PRECONDITION' },
+  VERSION_NOT_SUPPORTED: { jsonrpc: -32009, http: 400, status: 'FAILED_PRECONDITION', grpc: 'FAILED_PRECONDITION' },
 };
+
+/** The numeric gRPC status codes (google/rpc/code.proto). */
+export const GRPC_CODES = {
+  OK: 0,
+  CANCELLED: 1,
+  UNKNOWN: 2,
+  INVALID_ARGUMENT: 3,
+  DEADLINE_EXCEEDED: 4,
+  NOT_FOUND: 5,
+  ALREADY_EXISTS: 6,
+  PERMISSION_DENIED: 7,
+  RESOURCE_EXHAUSTED: 8,
+  FAILED_PRECONDITION: 9,
+  ABORTED: 10,
+  OUT_OF_RANGE: 11,
+  UNIMPLEMENTED: 12,
+  INTERNAL: 13,
+  UNAVAILABLE: 14,
+  DATA_LOSS: 15,
+  UNAUTHENTICATED: 16,
+} as const;
+export type GrpcCodeName = keyof typeof GRPC_CODES;
 
 /** The standard JSON-RPC 2.0 error codes (spec §9.5). */
 export const JSONRPC_CODES = {
@@ -85,22 +111,25 @@ export const ERROR_INFO_TYPE = 'type.googleapis.com/google.rpc.ErrorInfo';
 export const BAD_REQUEST_TYPE = 'type.googleapis.com/google.rpc.BadRequest';
 export const A2A_JSON = 'application/a2a+json';
 
-/** The two HTTP bindings under test; gRPC joins here. */
-export type BindingName = 'JSONRPC' | 'HTTP+JSON';
+/** The three bindings under test. */
+export type BindingName = 'JSONRPC' | 'HTTP+JSON' | 'GRPC';
 
-/** An error reply of either binding, normalised. */
+/** An error reply of any binding, normalised. */
 export interface WireError {
   readonly binding: BindingName;
   /**
    * The A2A reason when an A2A ErrorInfo is present; else the JSON-RPC standard error name
-   * (JSON-RPC) or the google.rpc status name (HTTP+JSON); else `jsonrpc:<code>`.
+   * (JSON-RPC) or the google.rpc status name (HTTP+JSON, gRPC); else `jsonrpc:<code>`.
    */
   readonly code: string;
+  /** The HTTP status (gRPC: always 200, the status travels in the trailers). */
   readonly httpStatus: number;
   /** JSON-RPC `error.code` (JSON-RPC only). */
   readonly rpcCode: number | undefined;
-  /** google.rpc.Status `status` (HTTP+JSON only). */
+  /** google.rpc status name: of the HTTP+JSON body, or of the gRPC status code. */
   readonly status: string | undefined;
+  /** The numeric gRPC status code (gRPC only). */
+  readonly grpcCode: number | undefined;
   readonly message: string;
   /** JSON-RPC `error.data` / google.rpc.Status `details`: `@type` objects. */
   readonly details: readonly Record<string, unknown>[];
@@ -137,7 +166,7 @@ export function a2aErrorInfo(details: readonly unknown[]): Record<string, unknow
 }
 
 /** Checks each detail is an object with a string `@type` (spec §3.3.2, ProtoJSON Any). */
-function typedDetails(value: unknown, what: string): Record<string, unknown>[] {
+export function typedDetails(value: unknown, what: string): Record<string, unknown>[] {
   return array(value, what).map((d, i) => {
     const detail = record(d, `${what}[${i}]`);
     if (typeof detail['@type'] !== 'string') throw new MalformedReply(`${what}[${i}] has no @type`);
@@ -145,7 +174,8 @@ function typedDetails(value: unknown, what: string): Record<string, unknown>[] {
   });
 }
 
-function reasonOf(details: readonly Record<string, unknown>[]): string | undefined {
+/** The A2A ErrorInfo `reason` among `details`, if any. */
+export function reasonOf(details: readonly Record<string, unknown>[]): string | undefined {
   const info = a2aErrorInfo(details);
   return typeof info?.reason === 'string' ? info.reason : undefined;
 }
@@ -164,6 +194,7 @@ export function jsonRpcError(error: unknown, httpStatus: number, raw: unknown): 
     httpStatus,
     rpcCode: e.code,
     status: undefined,
+    grpcCode: undefined,
     message: e.message,
     details,
     raw,
@@ -184,6 +215,7 @@ export function restError(body: unknown, httpStatus: number): WireError {
     httpStatus,
     rpcCode: undefined,
     status: e.status,
+    grpcCode: undefined,
     message: e.message,
     details,
     raw: body,

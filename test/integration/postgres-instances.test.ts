@@ -8,7 +8,11 @@ import { afterEach, expect, it, vi } from 'vitest';
 import type { StreamResponse } from '../../src/core/schemas/index.js';
 import { isTerminal } from '../../src/core/task-state.js';
 import { openTaskStream, type StreamItem } from '../../src/server/task-stream.js';
-import { PostgresEventBus, PostgresTaskStore } from '../../src/stores/postgres/index.js';
+import {
+  MIGRATIONS,
+  PostgresEventBus,
+  PostgresTaskStore,
+} from '../../src/stores/postgres/index.js';
 import { ConcurrencyError, type LogEntry } from '../../src/stores/types.js';
 import {
   artifactEvent,
@@ -165,7 +169,7 @@ describePostgres('PostgreSQL: several instances on one schema', () => {
     const { rows } = await db
       .pool()
       .query<{ version: number }>(`SELECT version FROM "${migrateSchema}".schema_migrations`);
-    expect(rows.map((r) => r.version)).toEqual([1]);
+    expect(rows.map((r) => r.version)).toEqual(MIGRATIONS.map((m) => m.version));
     await Promise.all(stores.map((s) => s.close()));
   });
 

@@ -169,8 +169,10 @@ export class GrpcTransport extends BaseTransport {
 }
 
 /**
- * The A2AClient transport factory of this binding:
- * `A2AClient.connect(url, { transports: { ...DEFAULT_TRANSPORTS, GRPC: grpcTransport } })`.
+ * The A2AClient transport factory of this binding. DEFAULT_TRANSPORTS already has GRPC (loaded on
+ * first use); ask for it with `bindings` or `preferredBinding`. Passing this factory in
+ * `transports: { ...DEFAULT_TRANSPORTS, GRPC: grpcTransport }` loads it eagerly and makes GRPC
+ * one of the default bindings.
  */
 export function grpcTransport(options: TransportOptions): GrpcTransport {
   return new GrpcTransport(options);

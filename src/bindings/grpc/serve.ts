@@ -14,6 +14,18 @@ export interface ServeGrpcOptions extends GrpcServiceOptions {
   host?: string | undefined;
   /** TLS or insecure (default insecure: put TLS in front, or pass `ServerCredentials.createSsl`). */
   credentials?: ServerCredentials | undefined;
+  /**
+   * TLS from PEM text, when `credentials` is not given. `requireClientCert` makes the handshake
+   * demand a client certificate issued by `ca` (mutual TLS; grpc-js cannot ask optionally).
+   */
+  tls?:
+    | {
+        cert: string | Uint8Array;
+        key: string | Uint8Array;
+        ca?: string | Uint8Array | undefined;
+        requireClientCert?: boolean | undefined;
+      }
+    | undefined;
   /** grpc-js channel options (message size limits, keepalive, ...). */
   channelOptions?: ChannelOptions | undefined;
 }
@@ -44,7 +56,7 @@ export async function serveGrpc(
   const port = await new Promise<number>((resolve, reject) => {
     server.bindAsync(
       address(options.port ?? 0),
-      options.credentials ?? ServerCredentials.createInsecure(),
+      options.credentials ?? tlsCredentials(options.tls) ?? ServerCredentials.createInsecure(),
       (error, bound) => (error ? reject(error) : resolve(bound)),
     );
   });
@@ -68,4 +80,15 @@ export async function serveGrpc(
         });
       }),
   };
+}
+
+/** Server credentials of `tls` (undefined when not given). */
+function tlsCredentials(tls: ServeGrpcOptions['tls']): ServerCredentials | undefined {
+  if (tls === undefined) return undefined;
+  const buffer = (pem: string | Uint8Array) => Buffer.from(pem);
+  return ServerCredentials.createSsl(
+    tls.ca === undefined ? null : buffer(tls.ca),
+    [{ private_key: buffer(tls.key), cert_chain: buffer(tls.cert) }],
+    tls.requireClientCert === true,
+  );
 }

@@ -22,17 +22,23 @@ import {
 import { parseParams } from '../../core/validate.js';
 import { logInternalError, toA2AError } from '../../http/errors.js';
 import type { A2AService, InternalErrorReporter } from '../../http/types.js';
+import type { PeerCertificateLike as PeerCertificate } from '../../security/auth/certificate.js';
 import type { CallContext, Principal } from '../../server/context.js';
 import { fromProto, toProto } from './convert.js';
 import { proto, type ProtoObject } from './proto.js';
 import { replyMetadata, requestedExtensions, versionError } from './service-params.js';
 import { encodeStatus, grpcStatusOf, statusOfError } from './status.js';
+import { tolerantDefinition, unreadableError } from './unreadable.js';
 import { GRPC_STATUS, RPC_TYPES, SERVICE_NAME, STATUS_DETAILS_KEY } from './wire.js';
 
 /** What an authentication hook sees of a call. */
 export interface GrpcCallInfo {
   readonly metadata: Metadata;
   readonly peer: string;
+  /** The context being built for the call (the returned principal goes there too). */
+  readonly context?: CallContext | undefined;
+  /** The TLS client certificate, on a server whose credentials require one (mutual TLS). */
+  readonly certificate?: PeerCertificate | undefined;
 }
 
 /** Options of {@link createGrpcService}. */
@@ -82,19 +88,20 @@ export function createGrpcService(
   options: GrpcServiceOptions = {},
 ): GrpcService {
   const onError = options.onError ?? logInternalError;
-  const definition = proto().definition[SERVICE_NAME] as ServiceDefinition;
+  const definition = tolerantDefinition(proto().definition[SERVICE_NAME] as ServiceDefinition);
 
   async function context(
     metadata: Metadata,
     peer: string,
     signal: AbortSignal,
+    certificate: PeerCertificate | undefined,
   ): Promise<CallContext> {
     const refused = versionError(metadata);
     if (refused) throw refused;
     const call: CallContext = { signal };
     const extensions = requestedExtensions(metadata);
     if (extensions !== undefined) call.requestedExtensions = extensions;
-    const principal = await options.authenticate?.({ metadata, peer });
+    const principal = await options.authenticate?.({ metadata, peer, context: call, certificate });
     if (principal !== undefined) call.principal = principal;
     return call;
   }
@@ -105,8 +112,11 @@ export function createGrpcService(
     metadata: Metadata,
     peer: string,
     signal: AbortSignal,
+    certificate?: PeerCertificate,
   ) {
-    const call = await context(metadata, peer, signal);
+    const call = await context(metadata, peer, signal, certificate);
+    const unreadable = unreadableError(request, RPC_TYPES[name].request);
+    if (unreadable) throw unreadable;
     const params = parseParams(name, fromProto(RPC_TYPES[name].request, request));
     call.tenant = params.tenant;
     return { call, params };
@@ -125,6 +135,7 @@ export function createGrpcService(
             call.metadata,
             call.getPeer(),
             abort.signal,
+            call.getAuthContext().sslPeerCertificate,
           );
           const result = await service.invoke(name, prepared.params, prepared.call);
           const response = toProto(RPC_TYPES[name].response, result);
@@ -157,6 +168,7 @@ export function createGrpcService(
         call.metadata,
         call.getPeer(),
         abort.signal,
+        call.getAuthContext().sslPeerCertificate,
       );
       const source = await service.stream(name, prepared.params, prepared.call);
       iterator = source[Symbol.asyncIterator]();

@@ -42,6 +42,8 @@ import {
 import { parseSse } from '../../http/sse-parse.js';
 import { JSONRPC_CONTENT_TYPE, methodFor, type JsonRpcErrorObject } from './wire.js';
 
+const REFUSAL_STATUSES: ReadonlySet<number> = new Set([401, 403, 429]);
+
 /** The A2A error a JSON-RPC error object stands for: ErrorInfo reason first, then the code. */
 export function errorFromJsonRpc(error: JsonRpcErrorObject): A2AError {
   const code = reasonFromDetails(error.data) ?? CODE_BY_JSONRPC.get(error.code) ?? 'INTERNAL';
@@ -169,6 +171,11 @@ export class JsonRpcTransport extends BaseTransport {
       error !== null &&
       typeof (error as JsonRpcErrorObject).code === 'number'
     ) {
+      // 401, 403 and 429 are refusals of the caller, reported like every binding reports them
+      // (BAD_STATUS with the status and Retry-After; docs/errors.md), with the server's message.
+      if (REFUSAL_STATUSES.has(response.status)) {
+        throw badStatus(response, this.url, text, (error as JsonRpcErrorObject).message);
+      }
       throw errorFromJsonRpc(error as JsonRpcErrorObject);
     }
     if (!response.ok) throw badStatus(response, this.url, text);

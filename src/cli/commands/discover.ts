@@ -1,7 +1,7 @@
 /** `a2a discover`: fetch the Agent Card and show it readably, with validation warnings. */
 import { candidateInterfaces } from '../../client/select.js';
 import { cardUrl } from '../../client/card-resolver.js';
-import { DEFAULT_TRANSPORTS } from '../../client/client.js';
+import { DEFAULT_BINDINGS } from '../../client/client.js';
 import type { AgentInterface } from '../../core/schemas/index.js';
 import { cardEndpointWarnings, cardWarnings } from '../card-warnings.js';
 import { EXAMPLE_URL, type Command } from '../command.js';
@@ -43,7 +43,7 @@ export const discoverCommand: Command = {
     let selected: AgentInterface | undefined;
     try {
       [selected] = candidateInterfaces(card, {
-        bindings: global.binding ? [global.binding] : Object.keys(DEFAULT_TRANSPORTS),
+        bindings: global.binding ? [global.binding] : DEFAULT_BINDINGS,
       });
     } catch (error) {
       const report = describeError(error);

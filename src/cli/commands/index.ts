@@ -8,6 +8,7 @@ import { demoCommand } from './demo.js';
 import { discoverCommand } from './discover.js';
 import { getCommand } from './get.js';
 import { listCommand } from './list.js';
+import { pushReceiveCommand } from './push-receive.js';
 import { sendCommand } from './send.js';
 import { serveCommand } from './serve.js';
 import { subscribeCommand } from './subscribe.js';
@@ -26,4 +27,5 @@ export const COMMANDS: readonly Command[] = [
   cardSignCommand,
   cardVerifyCommand,
   cardKeygenCommand,
+  pushReceiveCommand,
 ];

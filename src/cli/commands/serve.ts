@@ -1,8 +1,10 @@
 /** `a2a serve`: runs the demo agent in this process until Ctrl+C. */
 import type * as DemoMain from '../../../examples/demo-agent/main.js';
+import { GrpcListenError } from '../../node/grpc.js';
+import { DEFAULT_STORE_PATH, storeSettingsFromEnv } from '../../stores/open.js';
 import { EXAMPLE_URL, type Command } from '../command.js';
 import { CliError, EXIT } from '../exit-codes.js';
-import { intFlag, stringFlag } from '../options.js';
+import { booleanFlag, intFlag, stringFlag } from '../options.js';
 import { noExtraArgs } from '../task-helpers.js';
 
 /** Loads the demo agent (shipped next to the CLI in dist/examples). */
@@ -28,33 +30,58 @@ export function untilAborted(signal: AbortSignal): Promise<void> {
 /** The `serve` verb. */
 export const serveCommand: Command = {
   name: 'serve',
-  summary: 'run the demo agent (JSON-RPC + HTTP+JSON + SSE) until Ctrl+C',
-  usage: ['serve [--port N] [--host H]'],
-  flags: { port: { type: 'string', short: 'p' }, host: { type: 'string' } },
+  summary: 'run the demo agent (JSON-RPC + HTTP+JSON + SSE, and gRPC) until Ctrl+C',
+  usage: ['serve [--port N] [--host H] [--grpc-port N | --no-grpc] [--store S]'],
+  flags: {
+    port: { type: 'string', short: 'p' },
+    host: { type: 'string' },
+    'grpc-port': { type: 'string' },
+    'no-grpc': { type: 'boolean' },
+    store: { type: 'string' },
+  },
   flagHelp: [
     ['-p, --port N', 'port to listen on (default $PORT or 8765; 0 = any free port)'],
     ['--host H', 'interface to bind (default 127.0.0.1; 0.0.0.0 for every interface)'],
+    ['--grpc-port N', 'gRPC port (default: the HTTP port + 1; 0 when the HTTP port is 0)'],
+    ['--no-grpc', 'serve JSON-RPC and HTTP+JSON only'],
+    [
+      '--store S',
+      `where tasks live: a SQLite file (default $A2A_STORE or ${DEFAULT_STORE_PATH}), memory, or postgres://…`,
+    ],
   ],
   examples: ['serve', 'serve --port 9000 --host 0.0.0.0', `serve & a2a discover ${EXAMPLE_URL}`],
   notes: [
     'Commands the demo agent understands: echo <text>, hi, book, story [n], slow [seconds],',
-    'reject, fail, auth. Tasks live in memory and are gone when it stops.',
+    `reject, fail, auth. Tasks persist in ${DEFAULT_STORE_PATH} across restarts (see docs/deployment.md).`,
   ],
   async run({ positionals, values, io, out, signal }) {
     noExtraArgs(positionals, 0);
     const port =
       intFlag(values, 'port', 0, 65535) ?? (io.env.PORT ? Number(io.env.PORT) : undefined);
     const host = stringFlag(values, 'host');
+    const grpcPort = intFlag(values, 'grpc-port', 0, 65535);
+    const store = stringFlag(values, 'store') || io.env.A2A_STORE || DEFAULT_STORE_PATH;
     const demo = await loadDemoAgent();
     let running: Awaited<ReturnType<typeof DemoMain.startDemo>>;
     try {
       running = await demo.startDemo({
         port: port ?? demo.DEFAULT_PORT,
         ...(host !== undefined ? { host } : {}),
+        ...(grpcPort !== undefined ? { grpcPort } : {}),
+        ...(booleanFlag(values, 'no-grpc') ? { grpc: false } : {}),
+        store,
+        storeSettings: storeSettingsFromEnv(io.env),
         logger: null,
       });
     } catch (error) {
       const code = (error as { code?: unknown }).code;
+      if (code === 'EADDRINUSE' && error instanceof GrpcListenError) {
+        throw new CliError(
+          EXIT.USAGE,
+          `gRPC port ${error.port} is already in use`,
+          'pick another with --grpc-port N, or serve without gRPC: --no-grpc',
+        );
+      }
       if (code === 'EADDRINUSE') {
         throw new CliError(
           EXIT.USAGE,
@@ -64,14 +91,18 @@ export const serveCommand: Command = {
       }
       throw error;
     }
-    const { url } = running;
-    if (out.json) out.jsonLine({ url, card: `${url}/.well-known/agent-card.json` });
-    else {
+    const { url, grpcUrl, storage } = running;
+    if (out.json) {
+      const grpc = grpcUrl !== undefined ? { grpc: grpcUrl } : {};
+      out.jsonLine({ url, card: `${url}/.well-known/agent-card.json`, ...grpc, storage });
+    } else {
       const { bold, dim } = out.style;
       out.line(`${bold('a2a-kit demo agent')} is listening on ${bold(url)}`);
       out.line(`  Agent Card  ${url}/.well-known/agent-card.json`);
       out.line(`  JSON-RPC    ${url}/a2a/jsonrpc`);
       out.line(`  HTTP+JSON   ${url}/a2a/rest`);
+      if (grpcUrl !== undefined) out.line(`  gRPC        ${grpcUrl}`);
+      out.line(`  Tasks       ${storage}`);
       out.line('');
       out.line('Try, in another terminal:');
       out.line(`  a2a discover ${url}`);

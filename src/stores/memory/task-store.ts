@@ -10,12 +10,16 @@ import { decodePageToken, encodePageToken, newestFirst } from '../paging.js';
 import {
   ConcurrencyError,
   type LogEntry,
+  type PushConfigStore,
   type Scope,
+  type StoredPushConfig,
   type TaskPage,
   type TaskQuery,
   type TaskRecord,
   type TaskStore,
 } from '../types.js';
+import { MemoryLeases } from './leases.js';
+import { MemoryPushOutbox } from './push-outbox.js';
 
 /** Retention of the memory store. */
 export interface MemoryTaskStoreOptions {
@@ -32,11 +36,13 @@ interface Entry {
   readonly projection: TaskProjection;
   readonly log: LogEntry[];
   readonly messageIds: string[];
+  /** Push configs by id; they go with the task. */
+  readonly pushConfigs: Map<string, StoredPushConfig>;
   updatedAt: number;
 }
 
 /** Keeps tasks in process memory; the default store for tests and quick starts. */
-export class MemoryTaskStore implements TaskStore {
+export class MemoryTaskStore implements TaskStore, PushConfigStore {
   // Insertion order = order of last status change (entries are re-inserted on each change),
   // so the oldest finished tasks are found first when evicting.
   private readonly tasks = new Map<string, Entry>();
@@ -44,6 +50,8 @@ export class MemoryTaskStore implements TaskStore {
   private readonly ttlMs: number;
   private readonly maxTasks: number;
   private readonly timer: ReturnType<typeof setInterval>;
+  private outbox: MemoryPushOutbox | undefined;
+  private readonly leases = new MemoryLeases(this.tasks);
   private finished = 0;
 
   constructor(options: MemoryTaskStoreOptions = {}) {
@@ -63,6 +71,7 @@ export class MemoryTaskStore implements TaskStore {
       projection: new TaskProjection(task),
       log: [{ seq: 1, event: { task } }],
       messageIds: [],
+      pushConfigs: new Map(),
       updatedAt: Date.now(),
     };
     this.tasks.set(task.id, entry);
@@ -150,8 +159,51 @@ export class MemoryTaskStore implements TaskStore {
     if (entry) this.remove(taskId, entry);
   }
 
+  /** The ownership leases kept with these tasks. */
+  leaseStore(): MemoryLeases {
+    return this.leases;
+  }
+
   async close(): Promise<void> {
     clearInterval(this.timer);
+  }
+
+  async putPushConfig(scope: Scope, config: StoredPushConfig): Promise<void> {
+    const entry = this.entry(scope, config.taskId);
+    if (!entry) throw new A2AError('TASK_NOT_FOUND', `Task ${config.taskId} not found`);
+    entry.pushConfigs.set(config.id, structuredClone(config));
+  }
+
+  async getPushConfig(
+    scope: Scope,
+    taskId: string,
+    id: string,
+  ): Promise<StoredPushConfig | undefined> {
+    const config = this.entry(scope, taskId)?.pushConfigs.get(id);
+    return config && structuredClone(config);
+  }
+
+  async listPushConfigs(
+    scope: Scope,
+    taskId: string,
+    options: { afterId?: string; limit?: number } = {},
+  ): Promise<StoredPushConfig[]> {
+    const configs = [...(this.entry(scope, taskId)?.pushConfigs.values() ?? [])];
+    const { afterId } = options;
+    return configs
+      .filter((c) => afterId === undefined || c.id > afterId)
+      .sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
+      .slice(0, options.limit ?? configs.length)
+      .map((c) => structuredClone(c));
+  }
+
+  async deletePushConfig(scope: Scope, taskId: string, id: string): Promise<void> {
+    this.entry(scope, taskId)?.pushConfigs.delete(id);
+  }
+
+  /** The push outbox of this store (in memory: pending deliveries do not survive a restart). */
+  pushOutbox(): MemoryPushOutbox {
+    return (this.outbox ??= new MemoryPushOutbox());
   }
 
   /** Number of tasks held (for tests and metrics). */
@@ -179,6 +231,8 @@ export class MemoryTaskStore implements TaskStore {
 
   private remove(taskId: string, entry: Entry): void {
     this.tasks.delete(taskId);
+    this.outbox?.dropTask(taskId);
+    this.leases.forget(taskId);
     if (isTerminal(entry.projection.task.status.state)) this.finished--;
     for (const m of entry.messageIds) {
       const key = messageKey(entry.scope, m);

@@ -57,6 +57,52 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX messages_task ON ${s}.messages (task_id);
     `,
   },
+  {
+    version: 2,
+    name: 'push notification configs and outbox',
+    // Configs go with their task, deliveries with their config (ON DELETE CASCADE): deleting a
+    // config stops its deliveries (spec §3.1.10), deleting or purging a task drops both.
+    // Times come from the database clock, so instances with skewed clocks agree on leases.
+    up: (s) => `
+      CREATE TABLE ${s}.push_configs (
+        task_id text COLLATE "C" NOT NULL REFERENCES ${s}.tasks (id) ON DELETE CASCADE,
+        id text COLLATE "C" NOT NULL,
+        tenant text NOT NULL,
+        owner text NOT NULL,
+        config json NOT NULL,
+        PRIMARY KEY (task_id, id)
+      );
+      CREATE TABLE ${s}.push_outbox (
+        id text PRIMARY KEY,
+        task_id text COLLATE "C" NOT NULL,
+        config_id text COLLATE "C" NOT NULL,
+        tenant text NOT NULL,
+        owner text NOT NULL,
+        seq integer NOT NULL,
+        body text NOT NULL,
+        attempt integer NOT NULL DEFAULT 0,
+        state text NOT NULL DEFAULT 'pending',
+        next_attempt_at timestamptz NOT NULL DEFAULT now(),
+        lease_until timestamptz,
+        claim text,
+        last_error text,
+        UNIQUE (task_id, config_id, seq),
+        FOREIGN KEY (task_id, config_id) REFERENCES ${s}.push_configs (task_id, id)
+          ON DELETE CASCADE
+      );
+      CREATE INDEX push_outbox_due ON ${s}.push_outbox (next_attempt_at) WHERE state = 'pending';
+    `,
+  },
+  {
+    version: 3,
+    name: 'task ownership leases',
+    // The instance running a task and until when, on the database clock; NULL when none.
+    // Recovery scans the partial index of unfinished tasks, whatever the number of finished ones.
+    up: (s) => `
+      ALTER TABLE ${s}.tasks ADD COLUMN lease_owner text, ADD COLUMN lease_expires_at timestamptz;
+      CREATE INDEX tasks_unfinished ON ${s}.tasks (lease_expires_at) WHERE finished_at IS NULL;
+    `,
+  },
 ];
 
 /** The schema version this code expects. */

@@ -11,7 +11,9 @@ import { isTerminal } from '../../core/task-state.js';
 import {
   ConcurrencyError,
   type LogEntry,
+  type PushConfigStore,
   type Scope,
+  type StoredPushConfig,
   type TaskPage,
   type TaskQuery,
   type TaskRecord,
@@ -19,8 +21,12 @@ import {
 } from '../types.js';
 import { connect, type Connection, type PostgresConnectionOptions } from './connection.js';
 import type { LogSource } from './event-bus.js';
+import { PostgresLeases } from './leases.js';
 import { migrate } from './migrations.js';
 import { ProjectionCache, advance, project, type CachedTask } from './projection-cache.js';
+import { PostgresPushConfigs } from './push-configs.js';
+import { PostgresPushOutbox } from './push-outbox.js';
+import { pushStatements } from './push-statements.js';
 import { statements, type Statement, type Statements } from './statements.js';
 import { allowedFrom, transitionError, transitionProblem } from './transitions.js';
 import { listPage } from './list-query.js';
@@ -51,9 +57,12 @@ interface LoadRow {
 }
 
 /** Tasks in PostgreSQL: shared by every instance of an agent (DESIGN §1, scale-out). */
-export class PostgresTaskStore implements TaskStore, LogSource {
+export class PostgresTaskStore implements TaskStore, PushConfigStore, LogSource {
   private readonly sql: Statements;
   private readonly cache: ProjectionCache;
+  private readonly push: PostgresPushConfigs;
+  private readonly outbox: PostgresPushOutbox;
+  private readonly leases: PostgresLeases;
   private timer: ReturnType<typeof setInterval> | undefined;
   private closed = false;
 
@@ -63,6 +72,10 @@ export class PostgresTaskStore implements TaskStore, LogSource {
   ) {
     this.sql = statements(conn.schema, conn.quoted);
     this.cache = new ProjectionCache(options.cacheSize ?? 1000);
+    const push = pushStatements(conn.schema, conn.quoted);
+    this.push = new PostgresPushConfigs(conn.pool, push);
+    this.outbox = new PostgresPushOutbox(conn.pool, push);
+    this.leases = new PostgresLeases(conn.pool, conn.schema, conn.quoted);
   }
 
   /** Connects, applies pending migrations (under an advisory lock) and returns the store. */
@@ -214,6 +227,36 @@ export class PostgresTaskStore implements TaskStore, LogSource {
       taskId,
     ]);
     return rows[0] && { seq: rows[0].seq, event: rows[0].body };
+  }
+
+  putPushConfig(scope: Scope, config: StoredPushConfig): Promise<void> {
+    return this.push.put(scope, config);
+  }
+
+  getPushConfig(scope: Scope, taskId: string, id: string) {
+    return this.push.get(scope, taskId, id);
+  }
+
+  listPushConfigs(
+    scope: Scope,
+    taskId: string,
+    options: { afterId?: string; limit?: number } = {},
+  ) {
+    return this.push.list(scope, taskId, options);
+  }
+
+  deletePushConfig(scope: Scope, taskId: string, id: string): Promise<void> {
+    return this.push.delete(scope, taskId, id);
+  }
+
+  /** The push outbox every instance on this database shares. */
+  pushOutbox(): PostgresPushOutbox {
+    return this.outbox;
+  }
+
+  /** The ownership leases every instance on this database shares. */
+  leaseStore(): PostgresLeases {
+    return this.leases;
   }
 
   /** Stops the retention timer and ends the pool if this store created it. */

@@ -65,6 +65,54 @@ export const SQLITE_MIGRATIONS: readonly SqliteMigration[] = [
       CREATE INDEX messages_by_task ON messages (task_id);
     `,
   },
+  {
+    version: 2,
+    name: 'push notification configs and outbox',
+    sql: `
+      -- Push configs live beside their task and are deleted with it (delete, purge).
+      CREATE TABLE push_configs (
+        task_id TEXT NOT NULL,
+        id      TEXT NOT NULL,
+        tenant  TEXT NOT NULL,
+        owner   TEXT NOT NULL,
+        config  TEXT NOT NULL,
+        PRIMARY KEY (task_id, id)
+      ) WITHOUT ROWID;
+
+      -- The durable outbox: one row per (task, config, seq) until delivered; given-up rows stay
+      -- as state 'failed' until their task goes. Times are milliseconds since the epoch.
+      CREATE TABLE push_outbox (
+        id              TEXT PRIMARY KEY,
+        task_id         TEXT NOT NULL,
+        config_id       TEXT NOT NULL,
+        tenant          TEXT NOT NULL,
+        owner           TEXT NOT NULL,
+        seq             INTEGER NOT NULL,
+        body            TEXT NOT NULL,
+        attempt         INTEGER NOT NULL DEFAULT 0,
+        state           TEXT NOT NULL DEFAULT 'pending',
+        next_attempt_at INTEGER NOT NULL,
+        lease_until     INTEGER NOT NULL DEFAULT 0,
+        claim           TEXT,
+        last_error      TEXT,
+        UNIQUE (task_id, config_id, seq)
+      );
+      -- Claiming scans due pending rows; the UNIQUE index finds an older pending row of a pair.
+      CREATE INDEX push_outbox_due ON push_outbox (next_attempt_at) WHERE state = 'pending';
+    `,
+  },
+  {
+    version: 3,
+    name: 'task ownership leases',
+    sql: `
+      -- The instance running a task and until when (ms since the epoch); NULL when none. Two
+      -- small scalars, so the per-event UPDATE of the row stays small.
+      ALTER TABLE tasks ADD COLUMN lease_owner TEXT;
+      ALTER TABLE tasks ADD COLUMN lease_expires_at INTEGER;
+      -- Recovery scans only unfinished tasks (few, whatever the number of finished ones).
+      CREATE INDEX tasks_unfinished ON tasks (lease_expires_at) WHERE finished = 0;
+    `,
+  },
 ];
 
 /** The schema version this code writes. */

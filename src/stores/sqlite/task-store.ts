@@ -18,10 +18,24 @@ import { A2AError } from '../../core/errors.js';
 import type { StreamResponse, Task, TaskState, TaskStatus } from '../../core/schemas/index.js';
 import { TaskProjection, isTerminal } from '../../core/task-state.js';
 import { decodePageToken, encodePageToken } from '../paging.js';
-import type { LogEntry, Scope, TaskPage, TaskQuery, TaskRecord, TaskStore } from '../types.js';
+import type {
+  LogEntry,
+  PushConfigStore,
+  Scope,
+  StoredPushConfig,
+  TaskPage,
+  TaskQuery,
+  TaskRecord,
+  TaskStore,
+} from '../types.js';
 import { ConcurrencyError } from '../types.js';
 import { type SqliteLocation, openSqlite } from './connection.js';
 import { Projections } from './projections.js';
+import { SqliteLeases } from './leases.js';
+import { registerPresence, type Presence } from './process-lock.js';
+import { WriteBatch } from './write-batch.js';
+import { SqlitePushConfigs } from './push-configs.js';
+import { SqlitePushOutbox } from './push-outbox.js';
 import {
   type ListStatements,
   type Statements,
@@ -44,18 +58,20 @@ export type SqliteTaskStoreOptions = SqliteLocation & {
 };
 
 /** A TaskStore in one SQLite file: the embedded default of `a2a serve`. */
-export class SqliteTaskStore implements TaskStore {
+export class SqliteTaskStore implements TaskStore, PushConfigStore {
   /** The connection; other SQLite stores of a2a-kit may share it. */
   readonly db: Database.Database;
   private readonly sql: Statements;
   private readonly lists = new Map<string, ListStatements>();
   private readonly projections: Projections;
+  private readonly push: SqlitePushConfigs;
+  private outbox: SqlitePushOutbox | undefined;
+  private readonly leases: SqliteLeases;
+  private readonly presence: Presence;
   private readonly owned: boolean;
   private readonly checkpointEvents: number;
   private readonly timer: ReturnType<typeof setInterval> | undefined;
-  private readonly createTx;
-  private readonly appendTx;
-  private readonly deleteTx;
+  private readonly batch: WriteBatch;
   private readonly purgeTx;
   private readonly readTx;
 
@@ -63,10 +79,11 @@ export class SqliteTaskStore implements TaskStore {
     ({ db: this.db, owned: this.owned } = openSqlite(options, options.busyTimeoutMs));
     this.sql = prepareStatements(this.db);
     this.projections = new Projections(this.sql, options.cacheSize ?? 1_000);
+    this.push = new SqlitePushConfigs(this.db);
+    this.batch = new WriteBatch(this.db);
+    this.leases = new SqliteLeases(this.db, this.batch);
+    this.presence = registerPresence(this.db.name);
     this.checkpointEvents = Math.max(1, options.checkpointEvents ?? 1_000);
-    this.createTx = this.db.transaction(this.insert.bind(this));
-    this.appendTx = this.db.transaction(this.write.bind(this));
-    this.deleteTx = this.db.transaction(this.remove.bind(this));
     this.purgeTx = this.db.transaction(this.purgeBatch.bind(this));
     this.readTx = this.db.transaction((read: () => unknown) => read());
     const { ttlMs } = options;
@@ -86,7 +103,7 @@ export class SqliteTaskStore implements TaskStore {
   }
 
   async create(scope: Scope, task: Task, options: { messageId?: string } = {}): Promise<void> {
-    const createdAt = this.createTx.immediate(scope, task, options.messageId);
+    const createdAt = await this.batch.run(() => this.insert(scope, task, options.messageId));
     this.projections.seed(task, createdAt);
   }
 
@@ -98,7 +115,9 @@ export class SqliteTaskStore implements TaskStore {
     options: { messageId?: string } = {},
   ): Promise<number> {
     try {
-      return this.appendTx.immediate(scope, taskId, events, expectedSeq, options.messageId);
+      return await this.batch.run(() =>
+        this.write(scope, taskId, events, expectedSeq, options.messageId),
+      );
     } catch (error) {
       // The cached projection may be ahead of what was committed, or stale (another process).
       this.projections.forget(taskId);
@@ -155,7 +174,7 @@ export class SqliteTaskStore implements TaskStore {
   }
 
   async delete(scope: Scope, taskId: string): Promise<void> {
-    this.deleteTx.immediate(scope, taskId);
+    await this.batch.run(() => this.remove(scope, taskId));
   }
 
   /** Deletes finished tasks (log and message index included) last changed before the date. */
@@ -164,7 +183,48 @@ export class SqliteTaskStore implements TaskStore {
     return this.purgeFinished(typeof before === 'number' ? before : before.getTime());
   }
 
+  async putPushConfig(scope: Scope, config: StoredPushConfig): Promise<void> {
+    this.push.save(scope, config);
+  }
+
+  async getPushConfig(scope: Scope, taskId: string, id: string) {
+    return this.push.get(scope, taskId, id);
+  }
+
+  async listPushConfigs(
+    scope: Scope,
+    taskId: string,
+    options: { afterId?: string; limit?: number } = {},
+  ): Promise<StoredPushConfig[]> {
+    return this.push.list(scope, taskId, options);
+  }
+
+  async deletePushConfig(scope: Scope, taskId: string, id: string): Promise<void> {
+    this.push.delete(scope, taskId, id);
+  }
+
+  /** The durable push outbox in this file (shares the connection). */
+  pushOutbox(): SqlitePushOutbox {
+    return (this.outbox ??= new SqlitePushOutbox(this.db));
+  }
+
+  /** The ownership leases kept with these tasks. */
+  leaseStore(): SqliteLeases {
+    return this.leases;
+  }
+
+  /**
+   * True when no other live process (nor other open store of this one) used the file when this
+   * store opened it: whatever it shows running was left by a process that is gone, so a server
+   * may take it over at once (`server.ownership.takeOverAll()`).
+   */
+  get openedAlone(): boolean {
+    return this.presence.alone;
+  }
+
   async close(): Promise<void> {
+    if (this.db.open) this.batch.flush(); // writes already asked for are kept
+    this.presence.release();
     if (this.timer) clearInterval(this.timer);
     if (this.owned && this.db.open) this.db.close();
   }
@@ -247,6 +307,7 @@ export class SqliteTaskStore implements TaskStore {
     this.sql.deleteMessages.run(taskId);
     this.sql.deleteSnapshot.run(taskId);
     this.sql.deleteTask.run(taskId);
+    this.push.dropTask(taskId);
     this.projections.forget(taskId);
   }
 

@@ -1,0 +1,162 @@
+/**
+ * Blocking SendMessage over JSON-RPC and HTTP+JSON (req/s, p50, p99), every target interleaved
+ * with the node:http ceiling in each round.
+ */
+import type { HttpLoadResult, HttpLoadSpec } from '../load/http-load.js';
+import type { ProcessStats } from '../ipc.js';
+import { A2A_HEADERS, sendRequest, type Binding } from '../load/requests.js';
+import type { Child } from '../proc.js';
+import { A2AJS, CEILING, KIT, kitServers, rotate, type BenchContext } from '../context.js';
+import { fmt, median, ratio, type Check, type ScenarioResult, type Section } from '../report.js';
+import { probeSend } from './probe.js';
+
+const BINDINGS: readonly Binding[] = ['jsonrpc', 'rest'];
+const LABEL: Record<Binding, string> = { jsonrpc: 'JSON-RPC', rest: 'HTTP+JSON' };
+
+/** Runs the scenario. */
+export async function sendScenario(ctx: BenchContext): Promise<ScenarioResult> {
+  const { options } = ctx;
+  const servers = await ctx.startServers('send', [
+    { name: CEILING, script: 'ceiling' },
+    { name: A2AJS, script: 'a2ajs' },
+    ...kitServers(options),
+  ]);
+  try {
+    const names = [...servers.keys()];
+    for (const [name, server] of servers) {
+      if (name === CEILING) continue;
+      for (const binding of BINDINGS) await probeSend(name, server.url, binding);
+    }
+    const run = (name: string, binding: Binding, durationSec: number) => {
+      const server = servers.get(name);
+      if (server === undefined) throw new Error(`no server ${name}`);
+      // The ceiling gets the same request bytes; it ignores them.
+      const { path, body } = sendRequest(binding, false, '[<id>]', 'hello');
+      const spec: HttpLoadSpec = {
+        url: `${server.url}${path}`,
+        method: 'POST',
+        headers: A2A_HEADERS,
+        body,
+        connections: options.connections,
+        durationSec,
+      };
+      return measured(server, () => ctx.load.call<HttpLoadResult>('http', spec));
+    };
+    if (!options.smoke) {
+      ctx.log('send: warming up');
+      for (const binding of BINDINGS) for (const name of names) await run(name, binding, 2);
+    }
+    const samples = new Map<string, Sample[]>();
+    for (let round = 0; round < options.rounds; round++) {
+      ctx.log(`send: round ${round + 1}/${options.rounds}`);
+      for (const binding of BINDINGS) {
+        for (const name of rotate(names, round)) {
+          const result = await run(name, binding, options.durationSec);
+          if (result.failures > 0) {
+            throw new Error(`send ${binding} ${name}: ${result.failures} failed requests`);
+          }
+          const key = `${binding} ${name}`;
+          samples.set(key, [...(samples.get(key) ?? []), result]);
+        }
+      }
+    }
+    return report(names, samples, options.connections);
+  } finally {
+    await ctx.stopServers(servers);
+  }
+}
+
+interface Medians {
+  rps: number;
+  p50: number;
+  p99: number;
+  cpu: number;
+}
+
+/** One run: the load result and the server's CPU time per request (µs). */
+type Sample = HttpLoadResult & { cpuPerRequest: number };
+
+/** Runs `load` and adds the server process's CPU time per answered request. */
+async function measured(server: Child, load: () => Promise<HttpLoadResult>): Promise<Sample> {
+  const before = await server.call<ProcessStats>('stats', { gc: false });
+  const result = await load();
+  const after = await server.call<ProcessStats>('stats', { gc: false });
+  return { ...result, cpuPerRequest: (after.cpuMicros - before.cpuMicros) / result.requests };
+}
+
+function report(
+  names: string[],
+  samples: Map<string, Sample[]>,
+  connections: number,
+): ScenarioResult {
+  const rows: string[][] = [];
+  const checks: Check[] = [];
+  const data: Record<string, Medians> = {};
+  for (const binding of BINDINGS) {
+    const med = (name: string): Medians => {
+      const runs = samples.get(`${binding} ${name}`) ?? [];
+      return {
+        rps: median(runs.map((r) => r.rps)),
+        p50: median(runs.map((r) => r.p50)),
+        p99: median(runs.map((r) => r.p99)),
+        cpu: median(runs.map((r) => r.cpuPerRequest)),
+      };
+    };
+    const ceiling = med(CEILING);
+    const a2ajs = med(A2AJS);
+    for (const name of names) {
+      const m = med(name);
+      data[`${binding} ${name}`] = m;
+      rows.push([
+        LABEL[binding],
+        name,
+        fmt(m.rps),
+        fmt(m.p50, 2),
+        fmt(m.p99, 2),
+        ratio(m.rps / ceiling.rps),
+        name === CEILING ? '' : ratio(m.rps / a2ajs.rps),
+        fmt(m.cpu),
+        name === CEILING ? '' : ratio(a2ajs.cpu / m.cpu),
+      ]);
+    }
+    const kit = med(KIT);
+    const what = `blocking SendMessage ${LABEL[binding]}`;
+    checks.push(
+      {
+        target: `${what} ≥ 0.5 of the ceiling`,
+        measured: `${ratio(kit.rps / ceiling.rps)} (${fmt(kit.rps)} vs ${fmt(ceiling.rps)} req/s)`,
+        pass: kit.rps / ceiling.rps >= 0.5,
+      },
+      {
+        target: `${what} ≥ 6× @a2a-js/sdk`,
+        measured: `${ratio(kit.rps / a2ajs.rps)} (${fmt(kit.rps)} vs ${fmt(a2ajs.rps)} req/s)`,
+        pass: kit.rps / a2ajs.rps >= 6,
+      },
+      {
+        target: `${what} p99 < 20 ms at ${connections} connections`,
+        measured: `${fmt(kit.p99, 2)} ms`,
+        pass: kit.p99 < 20,
+      },
+    );
+  }
+  const section: Section = {
+    title: `Blocking SendMessage (echo task, ${connections} connections)`,
+    columns: [
+      'binding',
+      'target',
+      'req/s',
+      'p50 ms',
+      'p99 ms',
+      '× ceiling',
+      '× a2a-js',
+      'server CPU µs/req',
+      'a2a-js CPU ÷ ours',
+    ],
+    rows,
+    note:
+      'Medians over rounds; each round runs every target back to back in rotated order. ' +
+      'Server CPU µs/req (user+system time of the server process per answered request) is ' +
+      'the steadier figure when other work shares the machine.',
+  };
+  return { sections: [section], checks, data };
+}

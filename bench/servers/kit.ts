@@ -1,0 +1,27 @@
+/**
+ * The a2a-kit bench server: the echo agent behind `serve()` (JSON-RPC + HTTP+JSON), in its own
+ * process. Settings: `--store=<name>` (stores.ts), `--max-tasks=N`.
+ */
+import { serve } from '../../src/node/index.js';
+import { childArg, processStats, serveRpc } from '../ipc.js';
+import { seedTasks } from './seed.js';
+import { kitEcho } from './kit-agent.js';
+import { releaseHolds } from './modes.js';
+import { STORES } from './stores.js';
+
+const storeName = childArg('store') ?? 'memory';
+const factory = STORES[storeName];
+if (factory === undefined) throw new Error(`unknown store ${storeName}`);
+const store = await factory({ maxTasks: Number(childArg('max-tasks') ?? 10_000) });
+const served = await serve(kitEcho, { port: 0, store, logger: null });
+const port = Number(new URL(served.url).port);
+
+serveRpc(
+  {
+    stats: (arg: { gc: boolean }) => processStats(arg.gc),
+    release: () => releaseHolds(),
+    seed: (arg: { count: number }) => seedTasks(served.server, arg.count),
+  },
+  { port },
+  () => served.close(),
+);

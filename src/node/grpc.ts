@@ -1,0 +1,89 @@
+/**
+ * serve()'s gRPC listener: the gRPC binding (spec §10) on its own port next to the HTTP server.
+ * The binding is imported on demand, so @grpc/grpc-js and @grpc/proto-loader stay optional peers.
+ */
+import type { AgentInterface } from '../core/schemas/index.js';
+import type * as GrpcServe from '../bindings/grpc/serve.js';
+import type { GrpcServiceOptions } from '../bindings/grpc/server.js';
+import type { A2AService } from '../http/types.js';
+
+/** Where serve() runs gRPC. */
+export interface ServeGrpcOptions {
+  /** Port to listen on (default 0: any free port). */
+  port?: number | undefined;
+  /** Interface to bind (default: the HTTP server's host). */
+  host?: string | undefined;
+  /** The `host:port` the card advertises (behind a proxy); default the listening address. */
+  url?: string | undefined;
+}
+
+/** A running gRPC listener. */
+export interface GrpcListener {
+  /** `host:port`, as the card lists it. */
+  readonly url: string;
+  /** The card entry: protocolBinding GRPC, url `host:port`, protocolVersion 1.0. */
+  readonly agentInterface: AgentInterface;
+  /** Stops at once, cutting open streams, like the HTTP side of serve(). */
+  close(): Promise<void>;
+}
+
+/** The gRPC listener of serve() could not start (`code` EADDRINUSE: the port is taken). */
+export class GrpcListenError extends Error {
+  override readonly name = 'GrpcListenError';
+  readonly code: string | undefined;
+
+  constructor(
+    readonly host: string,
+    readonly port: number,
+    cause: unknown,
+  ) {
+    const reason = cause instanceof Error ? cause.message : String(cause);
+    super(`cannot serve gRPC on ${host}:${port}: ${reason}`, { cause });
+    // grpc-js reports "No address added ... errors: [listen EADDRINUSE ...]".
+    this.code = reason.includes('EADDRINUSE') ? 'EADDRINUSE' : undefined;
+  }
+}
+
+/** The gRPC binding's serve module, or an error that says what to install. */
+export async function loadGrpc(): Promise<typeof GrpcServe> {
+  try {
+    return await import('../bindings/grpc/serve.js');
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new Error(`install @grpc/grpc-js and @grpc/proto-loader to serve gRPC (${reason})`, {
+      cause: error,
+    });
+  }
+}
+
+/** Starts `service` over gRPC; `options` is serve()'s `grpc` option. */
+export async function startGrpc(
+  module: typeof GrpcServe,
+  service: A2AService,
+  options: ServeGrpcOptions | true,
+  defaults: { host: string } & GrpcServiceOptions & Pick<GrpcServe.ServeGrpcOptions, 'tls'>,
+): Promise<GrpcListener> {
+  const { host: defaultHost, ...serviceOptions } = defaults;
+  const settings = options === true ? {} : options;
+  const host = settings.host ?? defaultHost;
+  const port = settings.port ?? 0;
+  let handle: GrpcServe.GrpcServerHandle;
+  try {
+    handle = await module.serveGrpc(service, { ...serviceOptions, host, port });
+  } catch (error) {
+    throw new GrpcListenError(host, port, error);
+  }
+  const url = settings.url ?? `${advertisedHost(host)}:${handle.port}`;
+  return {
+    url,
+    agentInterface: { ...handle.agentInterface(), url },
+    close: () => handle.close(0),
+  };
+}
+
+/** A wildcard bind is reached through loopback; IPv6 literals need brackets. */
+function advertisedHost(host: string): string {
+  if (host === '0.0.0.0') return '127.0.0.1';
+  if (host === '::') return '[::1]';
+  return host.includes(':') && !host.startsWith('[') ? `[${host}]` : host;
+}

@@ -1,0 +1,4 @@
+import { runLeaseStoreSuite } from '../../testing/index.js';
+import { MemoryTaskStore } from './task-store.js';
+
+runLeaseStoreSuite({ name: 'memory', create: () => new MemoryTaskStore() });

@@ -1,0 +1,124 @@
+/**
+ * Ownership leases in PostgreSQL (columns `lease_owner`, `lease_expires_at` of `tasks`, schema
+ * version 3). Every time is the database server's `now()`, so instances on machines whose clocks
+ * disagree still agree on when a lease expired. One statement per call.
+ */
+import type { Pool, QueryResultRow } from 'pg';
+import type { LeaseStore, OrphanedTask } from '../leases.js';
+import { statementName, type Statement } from './statements.js';
+
+// Running = unfinished and not waiting for the client (spec §3.1: INPUT_/AUTH_REQUIRED).
+const RUNNING = `finished_at IS NULL
+  AND state NOT IN ('TASK_STATE_INPUT_REQUIRED', 'TASK_STATE_AUTH_REQUIRED')`;
+
+/** The lease statements of one schema `s` (already quoted); `schema` is the raw name. */
+function leaseStatements(schema: string, s: string) {
+  const named = (name: string, text: string): Statement => ({
+    name: statementName(schema, name),
+    text,
+  });
+  const until = `now() + $3::integer * interval '1 millisecond'`;
+  return {
+    /** $1 id, $2 instance, $3 ttl ms. */
+    claim: named(
+      'lease_claim',
+      `UPDATE ${s}.tasks SET lease_owner = $2, lease_expires_at = ${until}
+       WHERE id = $1 AND finished_at IS NULL
+         AND (lease_owner IS NULL OR lease_owner = $2 OR lease_expires_at < now())
+       RETURNING id`,
+    ),
+    /** $1 ids, $2 instance, $3 ttl ms. */
+    renew: named(
+      'lease_renew',
+      `UPDATE ${s}.tasks SET lease_expires_at = ${until}
+       WHERE id = ANY($1::text[]) AND lease_owner = $2
+       RETURNING id`,
+    ),
+    /** $1 id, $2 instance. */
+    release: named(
+      'lease_release',
+      `UPDATE ${s}.tasks SET lease_owner = NULL, lease_expires_at = NULL
+       WHERE id = $1 AND lease_owner = $2`,
+    ),
+    /** $1 limit, $2 unclaimed ms. A task nobody claimed is orphaned once unchanged that long. */
+    expired: named(
+      'lease_expired',
+      `SELECT id, tenant, owner, lease_owner FROM ${s}.tasks
+       WHERE ${RUNNING}
+         AND (lease_expires_at < now()
+           OR (lease_expires_at IS NULL
+             AND updated_at < now() - $2::integer * interval '1 millisecond'))
+       LIMIT $1::integer`,
+    ),
+    /** $1 instance. */
+    expireOthers: named(
+      'lease_expire_others',
+      `UPDATE ${s}.tasks SET lease_expires_at = '-infinity'
+       WHERE finished_at IS NULL AND lease_owner IS DISTINCT FROM $1`,
+    ),
+  };
+}
+
+interface OrphanRow {
+  id: string;
+  tenant: string;
+  owner: string;
+  lease_owner: string | null;
+}
+
+/** The queries behind `PostgresTaskStore`'s lease store. */
+export class PostgresLeases implements LeaseStore {
+  private readonly sql: ReturnType<typeof leaseStatements>;
+
+  constructor(
+    private readonly pool: Pool,
+    schema: string,
+    quoted: string,
+  ) {
+    this.sql = leaseStatements(schema, quoted);
+  }
+
+  async claim(taskId: string, instanceId: string, ttlMs: number): Promise<boolean> {
+    const { rowCount } = await this.run(this.sql.claim, [taskId, instanceId, ms(ttlMs)]);
+    return rowCount === 1;
+  }
+
+  async renew(instanceId: string, taskIds: readonly string[], ttlMs: number): Promise<string[]> {
+    if (taskIds.length === 0) return [];
+    const { rows } = await this.run<{ id: string }>(this.sql.renew, [
+      taskIds,
+      instanceId,
+      ms(ttlMs),
+    ]);
+    return rows.map((r) => r.id);
+  }
+
+  async release(taskId: string, instanceId: string): Promise<void> {
+    await this.run(this.sql.release, [taskId, instanceId]);
+  }
+
+  async expired(limit: number, unclaimedMs: number): Promise<OrphanedTask[]> {
+    const { rows } = await this.run<OrphanRow>(this.sql.expired, [
+      Math.max(0, Math.floor(limit)),
+      ms(unclaimedMs),
+    ]);
+    return rows.map((row) => ({
+      scope: { tenant: row.tenant, owner: row.owner },
+      taskId: row.id,
+      previousOwner: row.lease_owner ?? undefined,
+    }));
+  }
+
+  async expireOthers(instanceId: string): Promise<number> {
+    return (await this.run(this.sql.expireOthers, [instanceId])).rowCount ?? 0;
+  }
+
+  private run<R extends QueryResultRow>(statement: Statement, values: unknown[]) {
+    return this.pool.query<R>({ name: statement.name, text: statement.text, values });
+  }
+}
+
+/** A millisecond count as a PostgreSQL integer parameter. */
+function ms(value: number): number {
+  return Math.max(0, Math.min(2_147_483_647, Math.round(value)));
+}

@@ -1,0 +1,15 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll } from 'vitest';
+import { runLeaseStoreSuite } from '../../testing/index.js';
+import { uniqueId } from '../../testing/store-fixtures.js';
+import { SqliteTaskStore } from './task-store.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'a2a-kit-leases-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+runLeaseStoreSuite({
+  name: 'sqlite file',
+  create: () => new SqliteTaskStore({ path: join(dir, `${uniqueId('db')}.sqlite`) }),
+});

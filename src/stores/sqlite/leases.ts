@@ -1,0 +1,102 @@
+/**
+ * Ownership leases in the SQLite file (columns `lease_owner`, `lease_expires_at` of `tasks`,
+ * schema version 3). Times are milliseconds of this machine's clock, which every process sharing
+ * the file also uses. Writes go through the store's group commit (write-batch.ts).
+ */
+import type Database from 'better-sqlite3';
+import type { LeaseStore, OrphanedTask } from '../leases.js';
+import type { WriteBatch } from './write-batch.js';
+
+type Stmt<P extends unknown[], R = unknown> = Database.Statement<P, R>;
+
+// Running = unfinished and not waiting for the client (spec §3.1: INPUT_/AUTH_REQUIRED).
+const RUNNING = `finished = 0 AND state NOT IN ('TASK_STATE_INPUT_REQUIRED', 'TASK_STATE_AUTH_REQUIRED')`;
+
+interface ClaimParams {
+  id: string;
+  me: string;
+  now: number;
+  until: number;
+}
+
+interface OrphanRow {
+  id: string;
+  tenant: string;
+  owner: string;
+  lease_owner: string | null;
+}
+
+/** The statements behind `SqliteTaskStore`'s LeaseStore methods. */
+export class SqliteLeases implements LeaseStore {
+  private readonly claimStmt: Stmt<[ClaimParams]>;
+  private readonly renewStmt: Stmt<[until: number, id: string, me: string]>;
+  private readonly releaseStmt: Stmt<[id: string, me: string]>;
+  private readonly expiredStmt: Stmt<[{ now: number; before: number; limit: number }], OrphanRow>;
+  private readonly expireStmt: Stmt<[me: string]>;
+
+  constructor(
+    db: Database.Database,
+    /** The store's group commit: lease writes share its transactions. */
+    private readonly batch: WriteBatch,
+    private readonly clock: () => number = Date.now,
+  ) {
+    this.claimStmt = db.prepare(
+      `UPDATE tasks SET lease_owner = @me, lease_expires_at = @until
+       WHERE id = @id AND finished = 0
+         AND (lease_owner IS NULL OR lease_owner = @me OR lease_expires_at < @now)`,
+    );
+    this.renewStmt = db.prepare(
+      'UPDATE tasks SET lease_expires_at = ? WHERE id = ? AND lease_owner = ?',
+    );
+    this.releaseStmt = db.prepare(
+      `UPDATE tasks SET lease_owner = NULL, lease_expires_at = NULL
+       WHERE id = ? AND lease_owner = ?`,
+    );
+    // A claimed task expires with its lease; an unclaimed one (its creator died before claiming
+    // it) once it has not changed for the grace period.
+    this.expiredStmt = db.prepare(
+      `SELECT id, tenant, owner, lease_owner FROM tasks
+       WHERE ${RUNNING}
+         AND (lease_expires_at < @now OR (lease_expires_at IS NULL AND updated_at < @before))
+       LIMIT @limit`,
+    );
+    this.expireStmt = db.prepare(
+      `UPDATE tasks SET lease_expires_at = 0
+       WHERE finished = 0 AND (lease_owner IS NULL OR lease_owner <> ?)`,
+    );
+  }
+
+  claim(taskId: string, instanceId: string, ttlMs: number): Promise<boolean> {
+    return this.batch.run(() => {
+      const now = this.clock();
+      const params = { id: taskId, me: instanceId, now, until: now + ttlMs };
+      return this.claimStmt.run(params).changes === 1;
+    });
+  }
+
+  async renew(instanceId: string, taskIds: readonly string[], ttlMs: number): Promise<string[]> {
+    if (taskIds.length === 0) return [];
+    return this.batch.run(() => {
+      const until = this.clock() + ttlMs;
+      return taskIds.filter((id) => this.renewStmt.run(until, id, instanceId).changes === 1);
+    });
+  }
+
+  async release(taskId: string, instanceId: string): Promise<void> {
+    await this.batch.run(() => this.releaseStmt.run(taskId, instanceId));
+  }
+
+  async expired(limit: number, unclaimedMs: number): Promise<OrphanedTask[]> {
+    const now = this.clock();
+    const params = { now, before: now - unclaimedMs, limit: Math.max(0, limit) };
+    return this.expiredStmt.all(params).map((row) => ({
+      scope: { tenant: row.tenant, owner: row.owner },
+      taskId: row.id,
+      previousOwner: row.lease_owner ?? undefined,
+    }));
+  }
+
+  expireOthers(instanceId: string): Promise<number> {
+    return this.batch.run(() => this.expireStmt.run(instanceId).changes);
+  }
+}

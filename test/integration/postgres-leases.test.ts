@@ -1,0 +1,14 @@
+/** The shared LeaseStore suite against PostgreSQL (two instances: leases must be exclusive). */
+import { PostgresTaskStore } from '../../src/stores/postgres/index.js';
+import { runLeaseStoreSuite } from '../../src/testing/index.js';
+import { describePostgres, freshSchema, postgresFixture } from './postgres-helpers.js';
+
+const schema = freshSchema();
+const db = postgresFixture([schema]);
+
+describePostgres('PostgreSQL leases', () => {
+  runLeaseStoreSuite({
+    name: 'postgres',
+    create: () => PostgresTaskStore.open({ pool: db.pool(), schema }),
+  });
+});
