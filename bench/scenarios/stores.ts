@@ -173,7 +173,7 @@ async function costAtDepth(ctx: BenchContext, stores: string[]): Promise<Part> {
       const shallow: number[] = [];
       const deep: number[] = [];
       for (let round = 0; round < rounds + 1; round++) {
-        // Fresh tasks at exactly SHALLOW events, then one append to each.
+        // Fresh tasks at exactly SHALLOW events (not timed).
         const ids = Array.from(
           { length: perRound },
           (_, i) => `s-${name}-${round}-${i}-${Date.now()}`,
@@ -182,31 +182,32 @@ async function costAtDepth(ctx: BenchContext, stores: string[]): Promise<Part> {
           await store.create(SCOPE, task(id));
           await grow(store, id, 1, SHALLOW - 1, SHALLOW);
         }
-        let t = performance.now();
-        for (const id of ids) await store.append(SCOPE, id, [chunk(id, SHALLOW)], SHALLOW);
-        const s = ((performance.now() - t) * 1000) / perRound;
-        t = performance.now();
-        for (let i = 0; i < perRound; i++) {
+        // One append to a shallow task, one to the deep task, alternately, each timed alone:
+        // whatever else the machine does falls on both sides alike.
+        const s: number[] = [];
+        const d: number[] = [];
+        for (const id of ids) {
+          let t = performance.now();
+          await store.append(SCOPE, id, [chunk(id, SHALLOW)], SHALLOW);
+          s.push((performance.now() - t) * 1000);
+          t = performance.now();
           deepSeq = await store.append(SCOPE, deepId, [chunk(deepId, deepSeq)], deepSeq);
+          d.push((performance.now() - t) * 1000);
         }
-        const d = ((performance.now() - t) * 1000) / perRound;
         if (round > 0) {
-          shallow.push(s); // round 0 warms up
-          deep.push(d);
+          shallow.push(trimmedMean(s)); // round 0 warms up
+          deep.push(trimmedMean(d));
         }
       }
       const [s, d] = [median(shallow), median(deep)];
       data[name] = { shallowMicros: s, deepMicros: d, deepEvents: deepSeq };
-      rows.push([
-        name,
-        fmt(s, 1),
-        fmt(d, 1),
-        `${d >= s ? '+' : ''}${((d / s - 1) * 100).toFixed(0)} %`,
-      ]);
+      const change = `${d >= s ? '+' : ''}${((d / s - 1) * 100).toFixed(0)} %`;
+      rows.push([name, fmt(s, 1), fmt(d, 1), change]);
       checks.push({
-        target: `cost per event flat within 20 % from ${SHALLOW} to ${fmt(DEEP)} events (${name})`,
-        measured: `${fmt(s, 1)} → ${fmt(d, 1)} µs/append (${ratio(d / s)})`,
-        pass: Math.abs(d / s - 1) <= 0.2,
+        target: `cost per event at ${fmt(DEEP)} events at most 20 % above ${SHALLOW} (${name})`,
+        measured: `${fmt(s, 1)} → ${fmt(d, 1)} µs/append (${change})`,
+        // Cheaper at depth is fine (one hot task against many cold ones): rule 5 is about growth.
+        pass: d / s <= 1.2,
       });
     } finally {
       await store.close();
@@ -218,10 +219,19 @@ async function costAtDepth(ctx: BenchContext, stores: string[]): Promise<Part> {
       columns: ['store', `µs/append at ${SHALLOW}`, `µs/append at ${fmt(DEEP)}`, 'change'],
       rows,
       note:
-        `Medians of ${rounds} rounds of ${perRound} single-event appends, in the bench process ` +
-        '(the store alone: what the server pays per event, besides encoding it for the stream).',
+        `Median over ${rounds} rounds of the mean (slowest and fastest 5 % left out) of ` +
+        `${perRound} single-event appends per depth, alternating, in the bench process: the ` +
+        'store alone, what the server pays per event besides encoding it for the stream.',
     },
     checks,
     data,
   };
+}
+
+/** The mean without the slowest and fastest 5 % (a GC pause or a lucky cache hit). */
+function trimmedMean(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const cut = Math.floor(sorted.length * 0.05);
+  const kept = sorted.slice(cut, sorted.length - cut);
+  return kept.reduce((sum, v) => sum + v, 0) / Math.max(1, kept.length);
 }

@@ -16,7 +16,8 @@ export interface SqliteConnection {
 /**
  * Opens (or adopts) a connection: WAL, so readers never block the writer; synchronous=NORMAL,
  * durable across a crash of the process (a power loss may drop the last commits, never corrupt);
- * a busy timeout for other processes' write locks; then the schema migrations.
+ * a long WAL between checkpoints; a busy timeout for other processes' write locks; then the
+ * schema migrations.
  */
 export function openSqlite(location: SqliteLocation, busyTimeoutMs = 5_000): SqliteConnection {
   let db: Database.Database;
@@ -32,6 +33,12 @@ export function openSqlite(location: SqliteLocation, busyTimeoutMs = 5_000): Sql
   }
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = NORMAL');
+  // Checkpoint every ~40 MB of WAL instead of 4 MB: the hot pages (newest index entries) are
+  // rewritten by every write, so a longer WAL copies each of them to the database far less often
+  // (about a fifth less server CPU per SendMessage in the bench); the WAL file left after a
+  // checkpoint is capped at 64 MB.
+  db.pragma('wal_autocheckpoint = 10000');
+  db.pragma(`journal_size_limit = ${64 * 1024 * 1024}`);
   db.pragma(`busy_timeout = ${Math.max(0, Math.floor(busyTimeoutMs))}`);
   migrateSqlite(db);
   return { db, owned };

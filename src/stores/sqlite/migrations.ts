@@ -109,8 +109,9 @@ export const SQLITE_MIGRATIONS: readonly SqliteMigration[] = [
       -- small scalars, so the per-event UPDATE of the row stays small.
       ALTER TABLE tasks ADD COLUMN lease_owner TEXT;
       ALTER TABLE tasks ADD COLUMN lease_expires_at INTEGER;
-      -- Recovery scans only unfinished tasks (few, whatever the number of finished ones).
-      CREATE INDEX tasks_unfinished ON tasks (lease_expires_at) WHERE finished = 0;
+      -- Recovery scans only unfinished tasks (few, whatever the number of finished ones). Keyed
+      -- by id, so claims and heartbeats, which change the lease columns only, touch no index.
+      CREATE INDEX tasks_unfinished ON tasks (id) WHERE finished = 0;
     `,
   },
 ];

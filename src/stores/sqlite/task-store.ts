@@ -7,8 +7,10 @@
  * Reads: a checkpoint (the task as of `snapshot_seq`, in its own table so that the per-event
  * UPDATE never rewrites it) plus the log after it, replayed onto a TaskProjection. Projections of
  * recently used tasks stay in an LRU and appends advance them in place, so the server's hot path
- * (append, then read the task it runs) never replays. The checkpoint is rewritten (a) once, when
- * the task finishes, so finished tasks (most of ListTasks and GetTask) load from one row, and
+ * (append, then read the task it runs) never replays. Writes of one event-loop turn share one
+ * transaction (write-batch.ts). The checkpoint is rewritten (a) once, when the task finishes more
+ * than 16 events after it, so finished tasks (most of ListTasks and GetTask) load from one row
+ * and a short replay, and
  * (b) when the events after it outnumber both `checkpointEvents` and the events before it: this
  * geometric spacing keeps all checkpoint writes O(final task size), O(1) amortized per event,
  * and bounds a cold read to replaying at most half the log.
@@ -56,6 +58,9 @@ export type SqliteTaskStoreOptions = SqliteLocation & {
   /** Events after a checkpoint before a running task's snapshot is rewritten; default 1,000. */
   checkpointEvents?: number;
 };
+
+/** Events a finished task may replay after its checkpoint before the checkpoint is rewritten. */
+const FINISHED_REPLAY = 16;
 
 /** A TaskStore in one SQLite file: the embedded default of `a2a serve`. */
 export class SqliteTaskStore implements TaskStore, PushConfigStore {
@@ -288,8 +293,10 @@ export class SqliteTaskStore implements TaskStore, PushConfigStore {
     if (messageId) this.sql.indexMessage.run(scope.tenant, scope.owner, messageId, taskId);
 
     this.projections.advance(taskId, head, events);
-    const due = seq - head.snapshot_seq >= Math.max(this.checkpointEvents, head.snapshot_seq);
-    if ((finished || due) && seq > head.snapshot_seq) {
+    const since = seq - head.snapshot_seq;
+    const due = since >= Math.max(this.checkpointEvents, head.snapshot_seq);
+    // A finished task replaying only a few events loads as fast as from a fresh checkpoint.
+    if ((due || (finished && since > FINISHED_REPLAY)) && since > 0) {
       const current = this.projections.load(taskId, { ...head, seq }, true);
       this.sql.checkpoint.run(JSON.stringify(current.projection.task), taskId);
       this.sql.checkpointSeq.run(seq, taskId);
