@@ -16,6 +16,7 @@ import { longScenario } from './scenarios/long.js';
 import { memoryScenario } from './scenarios/memory.js';
 import { sendScenario } from './scenarios/send.js';
 import { storeScenario } from './scenarios/store.js';
+import { storesScenario } from './scenarios/stores.js';
 import { streamScenario } from './scenarios/stream.js';
 
 const RUN: Record<ScenarioName, (ctx: BenchContext) => Promise<ScenarioResult>> = {
@@ -23,6 +24,7 @@ const RUN: Record<ScenarioName, (ctx: BenchContext) => Promise<ScenarioResult>> 
   stream: streamScenario,
   long: longScenario,
   store: storeScenario,
+  stores: storesScenario,
   memory: memoryScenario,
   client: clientScenario,
 };

@@ -15,7 +15,9 @@ const card: Agent['card'] = {
 /** The a2a-kit echo agent. */
 export const kitEcho: Agent = createAgent({
   card,
-  async *execute({ message, task, signal }) {
+  // `context.signal` is read only by the mode that waits: a2a-kit makes the signal on first use.
+  async *execute(context) {
+    const { message, task } = context;
     const text = textOf(message);
     const mode = parseMode(text);
     yield task.working();
@@ -26,7 +28,7 @@ export const kitEcho: Agent = createAgent({
         yield task.artifact(CHUNK_TEXT, { artifactId, append: i > 0, lastChunk: last });
       }
     } else if (mode.kind === 'hold') {
-      await held(signal);
+      await held(context.signal);
     } else {
       yield task.artifact(`echo: ${text}`, { name: 'echo' });
     }

@@ -1,13 +1,10 @@
 /**
- * The task stores the a2a-kit bench server can run on, by name (`--stores=memory,...`).
- *
- * Hook for issue 4 (SQLite and PostgreSQL): register a factory here, e.g.
- *   sqlite: () => new SqliteTaskStore({ path: join(tmpdir(), `bench-${process.pid}.db`) }),
- *   postgres: () => PostgresTaskStore.connect({ url: process.env.A2A_BENCH_PG_URL }),
- * and every store scenario (send, stream, long, store) gains an `a2a-kit (<name>)` target whose
- * ratio to the memory store is printed in the same run.
+ * The task stores the a2a-kit bench server can run on, by name (`--stores=sqlite,postgres`):
+ * every store scenario (send, stream, long, store) gains an `a2a-kit (<name>)` target whose
+ * ratio to the memory store is printed in the same run; the `stores` scenario measures them all.
  */
 import { MemoryTaskStore, type TaskStore } from '../../src/server/index.js';
+import { DURABLE_STORES } from './durable-stores.js';
 
 /** Settings every store gets. */
 export interface StoreSettings {
@@ -18,4 +15,5 @@ export interface StoreSettings {
 /** Store factories by name. */
 export const STORES: Readonly<Record<string, (settings: StoreSettings) => Promise<TaskStore>>> = {
   memory: async ({ maxTasks }) => new MemoryTaskStore({ maxTasks }),
+  ...DURABLE_STORES,
 };

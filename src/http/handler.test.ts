@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { AgentCard, AgentInterface } from '../core/schemas/index.js';
 import { createA2AHandler, type A2AHandlerOptions } from './handler.js';
 import type { A2AService, HttpRequest, HttpResponse } from './types.js';
+import type { CallContext } from '../server/context.js';
 
 function setup(options: A2AHandlerOptions = {}) {
   const invoked: string[] = [];
@@ -154,11 +155,10 @@ describe('createA2AHandler', () => {
       signal: controller.signal,
     });
     expect(res.status).toBe(200);
-    expect(seen).toEqual({
-      lastEventId: '5',
-      requestedExtensions: ['urn:x'],
-      signal: controller.signal,
-      tenant: undefined,
-    });
+    const call = seen as CallContext;
+    expect(call.lastEventId).toBe('5');
+    expect(call.requestedExtensions).toEqual(['urn:x']);
+    expect(call.signal).toBe(controller.signal);
+    expect(call.tenant).toBeUndefined();
   });
 });

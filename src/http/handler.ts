@@ -73,12 +73,11 @@ export function createA2AHandler(
   });
 
   function context(req: HttpRequest, query: string): BindingContext {
-    const call: CallContext = {};
+    const call = new HttpCallContext(req);
     const extensions = requestedExtensions(req);
     if (extensions !== undefined) call.requestedExtensions = extensions;
     const lastEventId = req.headers.get('last-event-id');
     if (lastEventId !== null) call.lastEventId = lastEventId;
-    if (req.signal !== undefined) call.signal = req.signal;
     return {
       service: security.service,
       keepAliveMs,
@@ -177,3 +176,23 @@ function derivedBaseUrl(req: HttpRequest): string {
 }
 
 const HOST = /^[A-Za-z0-9.-]+(:\d{1,5})?$|^\[[0-9A-Fa-f:.]+\](:\d{1,5})?$/;
+
+/** The call context of one HTTP request; its signal is the request's, read when needed. */
+class HttpCallContext implements CallContext {
+  tenant?: string | undefined;
+  principal?: CallContext['principal'];
+  requestedExtensions?: readonly string[] | undefined;
+  activatedExtensions?: string[] | undefined;
+  lastEventId?: string | undefined;
+  private ownSignal: AbortSignal | undefined;
+
+  constructor(private readonly req: HttpRequest) {}
+
+  get signal(): AbortSignal | undefined {
+    return this.ownSignal ?? this.req.signal;
+  }
+
+  set signal(signal: AbortSignal | undefined) {
+    this.ownSignal = signal;
+  }
+}

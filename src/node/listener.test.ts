@@ -164,6 +164,25 @@ describe('toNodeListener', () => {
     expect(returned).toBe(true);
   });
 
+  it('gives a handler that reads the signal only after the client left an aborted signal', async () => {
+    let signal: AbortSignal | undefined;
+    let entered: () => void = () => undefined;
+    const inside = new Promise<void>((resolve) => (entered = resolve));
+    const port = await listen(async (req) => {
+      entered();
+      await sleep(100); // the client disconnects meanwhile; nothing has read the signal yet
+      signal = req.signal;
+      return { status: 200, headers: {}, body: 'late' };
+    });
+    const req = request({ port, method: 'POST', headers: { 'content-length': '2' } });
+    req.on('error', () => undefined);
+    req.end('{}');
+    await inside;
+    req.destroy();
+    for (let i = 0; i < 50 && signal === undefined; i++) await sleep(10);
+    expect(signal?.aborted).toBe(true);
+  });
+
   it('honours backpressure: a client that does not read stops the producer', async () => {
     let produced = 0;
     const chunk = 'x'.repeat(64 * 1024);

@@ -7,6 +7,7 @@ import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:
 import { DEFAULT_MAX_BODY_BYTES } from '../http/handler.js';
 import { logInternalError, statusJson, toA2AError } from '../http/errors.js';
 import type { HttpHandler, HttpHeaders, HttpRequest, HttpResponse } from '../http/types.js';
+import type { ClientCertificate } from '../security/auth/types.js';
 import { peerOf } from './tls.js';
 
 /** Options of {@link toNodeListener}. */
@@ -41,10 +42,6 @@ async function handle(
   req: IncomingMessage,
   res: ServerResponse,
 ): Promise<void> {
-  const controller = new AbortController();
-  res.once('close', () => {
-    if (!res.writableFinished) controller.abort();
-  });
   let body: string | undefined | typeof TOO_LARGE;
   try {
     body = await readBody(req, maxBodyBytes);
@@ -52,15 +49,7 @@ async function handle(
     res.destroy(); // the client went away while sending
     return;
   }
-  const request: HttpRequest = {
-    method: req.method ?? 'GET',
-    url: req.url ?? '/',
-    headers: new NodeHeaders(req.headers),
-    body: body === TOO_LARGE ? undefined : body,
-    bodyTooLarge: body === TOO_LARGE,
-    signal: controller.signal,
-    ...peerOf(req), // IP address and TLS client certificate, for authentication and rate limits
-  };
+  const request = new NodeRequest(req, res, body);
   let response: HttpResponse;
   try {
     response = await handler(request);
@@ -75,6 +64,52 @@ async function handle(
   // The rest of an oversized body was never read: close the connection instead of draining it.
   if (body === TOO_LARGE) response.headers = { ...response.headers, connection: 'close' };
   await writeResponse(res, response);
+}
+
+/**
+ * One request as the handler sees it. The abort signal is made when something first reads it
+ * (streams do; a blocking call does not need one).
+ */
+class NodeRequest implements HttpRequest {
+  readonly method: string;
+  readonly url: string;
+  readonly headers: HttpHeaders;
+  readonly body: string | undefined;
+  readonly bodyTooLarge: boolean;
+  readonly remoteAddress: string | undefined;
+  readonly clientCertificate: ClientCertificate | undefined;
+  private controller: AbortController | undefined;
+
+  constructor(
+    req: IncomingMessage,
+    private readonly res: ServerResponse,
+    body: string | undefined | typeof TOO_LARGE,
+  ) {
+    this.method = req.method ?? 'GET';
+    this.url = req.url ?? '/';
+    this.headers = new NodeHeaders(req.headers);
+    this.body = body === TOO_LARGE ? undefined : body;
+    this.bodyTooLarge = body === TOO_LARGE;
+    // IP address and TLS client certificate, for authentication and rate limits.
+    const peer = peerOf(req);
+    this.remoteAddress = peer.remoteAddress;
+    this.clientCertificate = peer.clientCertificate;
+  }
+
+  get signal(): AbortSignal {
+    if (this.controller === undefined) {
+      const controller = (this.controller = new AbortController());
+      const { res } = this;
+      if (res.destroyed) {
+        if (!res.writableFinished) controller.abort();
+      } else {
+        res.once('close', () => {
+          if (!res.writableFinished) controller.abort();
+        });
+      }
+    }
+    return this.controller.signal;
+  }
 }
 
 /** Lower-case header lookup over Node's already lower-cased header object. */

@@ -91,6 +91,45 @@ describe('A2AServer', () => {
     expect(again.status.state).toBe('TASK_STATE_CANCELED');
   });
 
+  it('[100] gives an agent that first reads its signal after a cancel an aborted signal', async () => {
+    let release: () => void = () => undefined;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    let seen: AbortSignal | undefined;
+    const { server } = counting(async function* (context) {
+      yield context.task.working();
+      await gate; // the signal is not read before the cancel
+      seen = context.signal;
+      if (!seen.aborted) yield context.task.completed();
+    });
+    const created = taskOf(
+      await server.sendMessage(
+        { message: userMessage('x'), configuration: { returnImmediately: true } },
+        {},
+      ),
+    );
+    const canceled = await server.cancelTask({ id: created.id }, {});
+    release();
+    await server.idle();
+    expect(canceled.status.state).toBe('TASK_STATE_CANCELED');
+    expect(seen?.aborted).toBe(true);
+    expect(seen?.reason).toBeInstanceOf(A2AError);
+  });
+
+  it('[63] answers a blocking send once the task asks for input, while the agent still runs', async () => {
+    let finished = false;
+    const { server } = counting(async function* ({ task }) {
+      yield task.working();
+      yield task.inputRequired('which one?');
+      await new Promise((r) => setTimeout(r, 20));
+      finished = true;
+    });
+    const reply = taskOf(await server.sendMessage({ message: userMessage('x') }, {}));
+    expect(reply.status.state).toBe('TASK_STATE_INPUT_REQUIRED');
+    expect(finished).toBe(false);
+    await server.idle();
+    expect(finished).toBe(true);
+  });
+
   it('fails the task without leaking the error when the agent throws', async () => {
     const { server } = counting(async function* ({ task }) {
       yield task.working();

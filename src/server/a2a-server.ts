@@ -197,7 +197,10 @@ export class A2AServer {
     if ('message' in started) return { message: started.message };
     const historyLength = params.configuration?.historyLength;
     if (!params.configuration?.returnImmediately) {
-      await drain(await this.follow(scope, started.taskId, isSettled, call.signal));
+      // Running here: wait for the execution itself. Attached to a task another call (or
+      // another instance) runs: follow its events until it settles.
+      if (started.settled) await started.settled();
+      else await drain(await this.follow(scope, started.taskId, isSettled, call.signal));
     }
     return { task: await this.view(scope, started.taskId, { historyLength }) };
   }

@@ -10,7 +10,7 @@ import { A2AError } from '../core/errors.js';
 import { now } from '../core/ids.js';
 import { agentMessage } from '../core/parts.js';
 import type { Message, StreamResponse, Task, TaskState } from '../core/schemas/index.js';
-import { canTransition, isInterrupted, isTerminal } from '../core/task-state.js';
+import { canTransition, isInterrupted, isSettled, isTerminal } from '../core/task-state.js';
 import type { EventBus, LogEntry, Scope, TaskStore } from '../stores/types.js';
 import { ConcurrencyError } from '../stores/types.js';
 import type { Agent, AgentEvent, ExecutionContext } from './agent.js';
@@ -28,6 +28,11 @@ export type StartResult =
       created: boolean;
       /** For a resumed task: the task as of `seq`, right after the answer was recorded. */
       resumed?: Task;
+      /**
+       * Resolves once this execution has recorded a settled state (terminal or interrupted) or
+       * ended: what a blocking SendMessage waits for, without opening a stream.
+       */
+      settled?: () => Promise<void>;
     };
 
 /** Everything needed to start or resume an execution. */
@@ -64,13 +69,24 @@ export interface TaskRunnerOptions {
 interface Execution {
   readonly scope: Scope;
   readonly handle: TaskHandle;
-  readonly abort: AbortController;
+  /** The agent's signal, created when the agent first reads it. */
+  abort: AbortController | undefined;
+  /** Why the execution was aborted (cancel or halt), once it was. */
+  abortReason: A2AError | undefined;
   seq: number;
   state: TaskState;
-  writes: Promise<unknown>;
+  /** The last write; writes of one task run one after another. */
+  writes: Promise<void>;
+  /** Writes queued or running. */
+  pendingWrites: number;
   done: Promise<void>;
   /** Another instance finished the task or holds its lease: write nothing more. */
   stopped: boolean;
+  /** The execution ended (drive returned). */
+  ended: boolean;
+  /** Resolves waiters of {@link StartResult.settled}; created by the first of them. */
+  onSettled: (() => void) | undefined;
+  settled: Promise<void> | undefined;
 }
 
 /** Starts, resumes and cancels agent executions in this process. */
@@ -88,30 +104,25 @@ export class TaskRunner {
   async start(start: StartOptions): Promise<StartResult> {
     const { scope, message, taskId, contextId, current } = start;
     const handle = new TaskHandle(taskId, contextId);
-    const abort = new AbortController();
     const userMessage: Message = { ...message, taskId, contextId };
     // The agent sees the task as it was before this message (stores may hand out live objects).
     const before = current && snapshot(current.task);
-    const context: ExecutionContext = {
-      message: userMessage,
-      task: handle,
-      current: before,
-      signal: abort.signal,
-      recovered: start.recovered ?? false,
-      call: start.call,
-      configuration: start.configuration,
-      metadata: start.metadata,
-    };
     const exec: Execution = {
       scope,
       handle,
-      abort,
+      abort: undefined,
+      abortReason: undefined,
       seq: 0,
       state: 'TASK_STATE_SUBMITTED',
-      writes: Promise.resolve(),
-      done: Promise.resolve(),
+      writes: RESOLVED,
+      pendingWrites: 0,
+      done: RESOLVED,
       stopped: false,
+      ended: false,
+      onSettled: undefined,
+      settled: undefined,
     };
+    const context = new RunContext(exec, userMessage, before, start);
 
     let iterator: AsyncIterator<AgentEvent>;
     let first: IteratorResult<AgentEvent> | { error: unknown };
@@ -161,14 +172,16 @@ export class TaskRunner {
       } catch (error) {
         first = { error };
       }
-      await this.options.bus.publish(taskId, { seq: 1, event: { task } });
+      const published = this.options.bus.publish(taskId, { seq: 1, event: { task } });
+      if (published) await published;
       this.options.onAppend?.(scope, taskId, [{ seq: 1, event: { task } }]);
     }
     const seq = exec.seq;
     exec.done = this.drive(exec, iterator, first);
+    const settled = () => whenSettled(exec);
     return resumed
-      ? { taskId, seq, created: false, resumed }
-      : { taskId, seq, created: current === undefined };
+      ? { taskId, seq, created: false, resumed, settled }
+      : { taskId, seq, created: current === undefined, settled };
   }
 
   /**
@@ -179,7 +192,7 @@ export class TaskRunner {
     const exec = this.running.get(taskId);
     if (!exec) return false;
     if (!isTerminal(exec.state) && !exec.stopped) {
-      exec.abort.abort(new A2AError('TASK_NOT_CANCELABLE', 'canceled'));
+      abort(exec, new A2AError('TASK_NOT_CANCELABLE', 'canceled'));
       try {
         await this.write(exec, [exec.handle.canceled(reason)]);
       } catch (error) {
@@ -205,9 +218,13 @@ export class TaskRunner {
     let result = first;
     try {
       while (!('error' in result) && !result.done && !isTerminal(exec.state)) {
-        await this.accept(exec, result.value);
-        if (isTerminal(exec.state) || exec.abort.signal.aborted) break;
-        result = await next(iterator);
+        await this.write(exec, [this.entryOf(exec, result.value)]);
+        if (isTerminal(exec.state) || exec.abortReason !== undefined) break;
+        try {
+          result = await iterator.next();
+        } catch (error) {
+          result = { error };
+        }
       }
       if ('error' in result) throw result.error;
       if (!result.done) void iterator.return?.().catch(() => undefined);
@@ -227,8 +244,10 @@ export class TaskRunner {
         );
       }
     } finally {
-      await exec.writes.catch(() => undefined);
+      if (exec.pendingWrites > 0) await exec.writes.catch(() => undefined);
       this.running.delete(taskId);
+      exec.ended = true;
+      exec.onSettled?.();
       await this.options.ownership?.release(taskId, exec.state);
     }
   }
@@ -248,11 +267,11 @@ export class TaskRunner {
   /** Stops an execution without writing: its agent's signal is aborted. */
   private halt(exec: Execution): void {
     exec.stopped = true;
-    exec.abort.abort(new A2AError('TASK_NOT_CANCELABLE', 'finished by another instance'));
+    abort(exec, new A2AError('TASK_NOT_CANCELABLE', 'finished by another instance'));
   }
 
-  /** Checks one agent event and appends it; an invalid event fails the task. */
-  private async accept(exec: Execution, event: AgentEvent): Promise<void> {
+  /** Checks one agent event and gives it the task's ids; an invalid event fails the task. */
+  private entryOf(exec: Execution, event: AgentEvent): StreamResponse {
     const { id, contextId } = exec.handle;
     let entry: StreamResponse;
     if (isMessage(event)) {
@@ -281,16 +300,26 @@ export class TaskRunner {
         'agent yielded something that is not a message, status or artifact event',
       );
     }
-    await this.write(exec, [entry]);
+    return entry;
   }
 
   private fail(exec: Execution, text: string): Promise<void> {
     return this.write(exec, [exec.handle.failed(agentMessage(text))]);
   }
 
-  /** Serializes appends of one task: store first (durable), then the bus (live). */
+  /**
+   * Serializes appends of one task: store first (durable), then the bus (live). A write with
+   * none pending runs at once; others wait for the one before them.
+   */
   private write(exec: Execution, events: StreamResponse[], messageId?: string): Promise<void> {
-    const run = async () => {
+    const run = () => this.commit(exec, events, messageId);
+    const p = exec.pendingWrites++ === 0 ? run() : exec.writes.then(run, run);
+    exec.writes = p;
+    return p;
+  }
+
+  private async commit(exec: Execution, events: StreamResponse[], messageId?: string) {
+    try {
       let state = exec.state;
       // Terminal tasks never change (cancel may have won); a halted execution writes nothing.
       if (isTerminal(state) || exec.stopped) return;
@@ -299,23 +328,81 @@ export class TaskRunner {
         if (!canTransition(state, e.statusUpdate.status.state)) return;
         state = e.statusUpdate.status.state;
       }
+      const { store, bus, onAppend } = this.options;
+      const taskId = exec.handle.id;
       const from = exec.seq;
-      exec.seq = await this.options.store.append(
+      exec.seq = await store.append(
         exec.scope,
-        exec.handle.id,
+        taskId,
         events,
         from,
-        messageId ? { messageId } : {},
+        messageId ? { messageId } : undefined,
       );
       exec.state = state;
-      const entries = events.map((event, i) => ({ seq: from + i + 1, event }));
-      for (const entry of entries) await this.options.bus.publish(exec.handle.id, entry);
-      this.options.onAppend?.(exec.scope, exec.handle.id, entries);
-    };
-    const p = exec.writes.then(run, run);
-    exec.writes = p.catch(() => undefined);
-    return p;
+      const entries: LogEntry[] = [];
+      for (let i = 0; i < events.length; i++) {
+        const entry = { seq: from + i + 1, event: events[i] as StreamResponse };
+        entries.push(entry);
+        const published = bus.publish(taskId, entry);
+        if (published) await published;
+      }
+      if (isSettled(state)) exec.onSettled?.();
+      onAppend?.(exec.scope, taskId, entries);
+    } finally {
+      exec.pendingWrites--;
+    }
   }
+}
+
+const RESOLVED: Promise<void> = Promise.resolve();
+
+/** What `execute` receives; the abort signal is made when the agent first reads it. */
+class RunContext implements ExecutionContext {
+  readonly task: TaskHandle;
+  readonly recovered: boolean;
+  readonly call: CallContext;
+  readonly configuration: ExecutionContext['configuration'];
+  readonly metadata: ExecutionContext['metadata'];
+
+  constructor(
+    private readonly exec: Execution,
+    readonly message: Message,
+    readonly current: Task | undefined,
+    start: StartOptions,
+  ) {
+    this.task = exec.handle;
+    this.recovered = start.recovered ?? false;
+    this.call = start.call;
+    this.configuration = start.configuration;
+    this.metadata = start.metadata;
+  }
+
+  get signal(): AbortSignal {
+    return signalOf(this.exec);
+  }
+}
+
+/** The agent's abort signal, made on first use (already aborted if the execution was). */
+function signalOf(exec: Execution): AbortSignal {
+  if (exec.abort === undefined) {
+    exec.abort = new AbortController();
+    if (exec.abortReason !== undefined) exec.abort.abort(exec.abortReason);
+  }
+  return exec.abort.signal;
+}
+
+function abort(exec: Execution, reason: A2AError): void {
+  if (exec.abortReason !== undefined) return;
+  exec.abortReason = reason;
+  exec.abort?.abort(reason);
+}
+
+/** Resolves once the execution recorded a settled state or ended. */
+function whenSettled(exec: Execution): Promise<void> {
+  if (exec.ended || isSettled(exec.state)) return RESOLVED;
+  return (exec.settled ??= new Promise<void>((resolve) => {
+    exec.onSettled = resolve;
+  }));
 }
 
 /** A copy of a task that later appends to the store cannot change. */

@@ -100,8 +100,11 @@ export type LogListener = (entry: LogEntry) => void;
 
 /** Live fan-out of appended log entries (across instances for the distributed buses). */
 export interface EventBus {
-  /** Publishes an entry that is already durable in the store. */
-  publish(taskId: string, entry: LogEntry): Promise<void>;
+  /**
+   * Publishes an entry that is already durable in the store. An in-process bus may deliver
+   * synchronously and return nothing; callers await only a returned promise.
+   */
+  publish(taskId: string, entry: LogEntry): Promise<void> | void;
   /** Listens to one task's entries; resolves once listening, to a function that stops it. */
   subscribe(taskId: string, listener: LogListener): Promise<() => void>;
   close(): Promise<void>;

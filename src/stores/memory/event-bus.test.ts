@@ -10,7 +10,7 @@ describe('MemoryEventBus', () => {
     const got: number[] = [];
     const stopA = await bus.subscribe('t', (e) => got.push(e.seq));
     const stopB = await bus.subscribe('t', (e) => got.push(-e.seq));
-    bus.deliver('t', {
+    bus.publish('t', {
       seq: 1,
       event: { message: { messageId: 'm', role: 'ROLE_AGENT', parts: [{ text: 'x' }] } },
     });

@@ -5,12 +5,8 @@ import type { EventBus, LogEntry, LogListener } from '../types.js';
 export class MemoryEventBus implements EventBus {
   private readonly listeners = new Map<string, Set<LogListener>>();
 
-  async publish(taskId: string, entry: LogEntry): Promise<void> {
-    this.deliver(taskId, entry);
-  }
-
-  /** Delivers without a promise (the hot path of a single process). */
-  deliver(taskId: string, entry: LogEntry): void {
+  /** Delivers at once, without a promise (the hot path of a single process). */
+  publish(taskId: string, entry: LogEntry): void {
     const set = this.listeners.get(taskId);
     if (!set) return;
     for (const listener of set) {
