@@ -104,6 +104,8 @@ export type HttpGate = (
 
 /** The gate of a handler whose bodies are limited to `maxBodyBytes`. */
 export function createHttpGate(access: AccessControl, maxBodyBytes: number): HttpGate {
+  // A public agent without limits has nothing to check: the request goes straight through.
+  if (access.open) return (_binding, _req, _query, _ctx, next) => next();
   return async (binding, req, query, ctx, next) => {
     const refusal = await access.admit(authRequest(binding, req, query), ctx.call);
     if (refusal !== undefined) return refuse(binding, req, refusal, maxBodyBytes);

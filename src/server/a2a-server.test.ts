@@ -130,6 +130,45 @@ describe('A2AServer', () => {
     expect(finished).toBe(true);
   });
 
+  it('[109] records the events an agent yields in one burst with one append, in order', async () => {
+    const store = new MemoryTaskStore();
+    const appends: number[] = [];
+    const append = store.append.bind(store);
+    store.append = (scope, taskId, events, expectedSeq, options) => {
+      appends.push(events.length);
+      return append(scope, taskId, events, expectedSeq, options);
+    };
+    const agent = createAgent({
+      card: { name: 'T', description: 'test', version: '1', skills },
+      async *execute({ task }) {
+        yield task.working();
+        yield task.artifact('a', { artifactId: 'x' });
+        yield task.artifact('b', { artifactId: 'x', append: true });
+        await new Promise((r) => setTimeout(r, 5)); // real I/O: what came before is recorded
+        yield task.completed();
+      },
+    });
+    const server = new A2AServer({ agent, store, logger: null });
+    const reply = taskOf(await server.sendMessage({ message: userMessage('x') }, {}));
+    expect(appends).toEqual([3, 1]);
+    expect(reply.status.state).toBe('TASK_STATE_COMPLETED');
+    expect(reply.artifacts?.[0]?.parts.map((p) => ('text' in p ? p.text : ''))).toEqual(['a', 'b']);
+    const log = await store.events({ tenant: '', owner: '' }, reply.id, 0);
+    expect(log.map((e) => e.seq)).toEqual([1, 2, 3, 4, 5]);
+  });
+
+  it('records the events before an invalid one, then fails the task', async () => {
+    const { server } = counting(async function* ({ task }) {
+      yield task.working();
+      yield task.artifact('kept');
+      yield task.submitted(); // WORKING → SUBMITTED is not a transition an agent may make
+      yield task.completed();
+    });
+    const reply = taskOf(await server.sendMessage({ message: userMessage('x') }, {}));
+    expect(reply.status.state).toBe('TASK_STATE_FAILED');
+    expect(reply.artifacts?.length).toBe(1);
+  });
+
   it('fails the task without leaking the error when the agent throws', async () => {
     const { server } = counting(async function* ({ task }) {
       yield task.working();

@@ -466,7 +466,7 @@ export class A2AServer {
    * Starts a new task, resumes a paused one, or (a retried message with the same messageId)
    * attaches to the task the first attempt created, so the agent never runs twice.
    */
-  private async startOrAttach(
+  private startOrAttach(
     params: SendMessageRequest,
     call: CallContext,
     scope: Scope,
@@ -480,11 +480,11 @@ export class A2AServer {
     if (pending) return pending;
     const attempt = this.attachOrStart(params, call, scope, key);
     this.inflight.set(key, attempt);
-    try {
-      return await attempt;
-    } finally {
+    const forget = () => {
       this.inflight.delete(key);
-    }
+    };
+    attempt.then(forget, forget);
+    return attempt;
   }
 
   private async attachOrStart(

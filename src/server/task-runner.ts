@@ -166,11 +166,13 @@ export class TaskRunner {
       await this.options.store.create(scope, task, { messageId: message.messageId });
       exec.seq = 1;
       this.running.set(taskId, exec);
-      try {
-        await this.own(exec); // a new task has no other owner
-        await start.onCreated?.(taskId);
-      } catch (error) {
-        first = { error };
+      if (this.options.ownership || start.onCreated) {
+        try {
+          await this.own(exec); // a new task has no other owner
+          await start.onCreated?.(taskId);
+        } catch (error) {
+          first = { error };
+        }
       }
       const published = this.options.bus.publish(taskId, { seq: 1, event: { task } });
       if (published) await published;
@@ -218,13 +220,43 @@ export class TaskRunner {
     let result = first;
     try {
       while (!('error' in result) && !result.done && !isTerminal(exec.state)) {
-        await this.write(exec, [this.entryOf(exec, result.value)]);
-        if (isTerminal(exec.state) || exec.abortReason !== undefined) break;
-        try {
-          result = await iterator.next();
-        } catch (error) {
-          result = { error };
+        // `result` holds an event not yet recorded. The events the agent yields without
+        // waiting for anything go into one append.
+        const batch: StreamResponse[] = [];
+        let state = exec.state;
+        let invalid: { error: unknown } | undefined;
+        let stop = false;
+        let pending: Promise<Step> | undefined;
+        for (;;) {
+          try {
+            const entry = this.entryOf(exec, result.value, state);
+            batch.push(entry);
+            if ('statusUpdate' in entry) state = entry.statusUpdate.status.state;
+          } catch (error) {
+            invalid = { error }; // the events before it are still recorded
+            break;
+          }
+          if (isTerminal(state) || exec.abortReason !== undefined) {
+            stop = true;
+            break;
+          }
+          if (batch.length >= MAX_BATCH) {
+            pending = next(iterator);
+            break;
+          }
+          const step = await nextIfReady(iterator);
+          if ('pending' in step) {
+            pending = step.pending;
+            break;
+          }
+          result = step;
+          if ('error' in result || result.done) break;
         }
+        await this.write(exec, batch);
+        if (invalid) throw invalid.error;
+        if (stop) break;
+        if (pending) result = await pending;
+        if (isTerminal(exec.state) || exec.abortReason !== undefined) break;
       }
       if ('error' in result) throw result.error;
       if (!result.done) void iterator.return?.().catch(() => undefined);
@@ -270,18 +302,21 @@ export class TaskRunner {
     abort(exec, new A2AError('TASK_NOT_CANCELABLE', 'finished by another instance'));
   }
 
-  /** Checks one agent event and gives it the task's ids; an invalid event fails the task. */
-  private entryOf(exec: Execution, event: AgentEvent): StreamResponse {
+  /**
+   * Checks one agent event (against `state`, the task's state once the events before it are
+   * recorded) and gives it the task's ids; an invalid event fails the task.
+   */
+  private entryOf(exec: Execution, event: AgentEvent, state: TaskState): StreamResponse {
     const { id, contextId } = exec.handle;
     let entry: StreamResponse;
     if (isMessage(event)) {
       entry = { message: { ...event, taskId: id, contextId } };
     } else if ('statusUpdate' in event && event.statusUpdate?.status?.state) {
       const status = event.statusUpdate.status;
-      if (!canTransition(exec.state, status.state)) {
+      if (!canTransition(state, status.state)) {
         throw new A2AError(
           'INVALID_AGENT_RESPONSE',
-          `agent moved the task from ${exec.state} to ${status.state}`,
+          `agent moved the task from ${state} to ${status.state}`,
         );
       }
       entry = {
@@ -419,9 +454,32 @@ function isMessage(event: AgentEvent): event is Message {
   );
 }
 
-async function next(
+/** What the agent's iterator gave: an event, its end, or what it threw. */
+type Step = IteratorResult<AgentEvent> | { error: unknown };
+
+/** Most events recorded in one append. */
+const MAX_BATCH = 64;
+/**
+ * Microtask turns an agent gets to produce its next event before the events so far are
+ * recorded: an async generator yielding without awaiting I/O needs two, three after awaiting a
+ * settled value.
+ */
+const READY_TURNS = 4;
+
+/**
+ * The agent's next step if it is ready within a few microtask turns (it yields without waiting
+ * for I/O), else the promise of it (wrapped: an async function would wait for a returned one).
+ */
+async function nextIfReady(
   iterator: AsyncIterator<AgentEvent>,
-): Promise<IteratorResult<AgentEvent> | { error: unknown }> {
+): Promise<Step | { pending: Promise<Step> }> {
+  let step: Step | undefined;
+  const pending = next(iterator).then((s) => (step = s));
+  for (let turn = 0; turn < READY_TURNS && step === undefined; turn++) await RESOLVED;
+  return step ?? { pending };
+}
+
+async function next(iterator: AsyncIterator<AgentEvent>): Promise<Step> {
   try {
     return await iterator.next();
   } catch (error) {

@@ -58,7 +58,7 @@ export class AccessControl {
   private readonly maxMessageBytes: number;
   private readonly maxHistoryLength: number;
   /** No authentication and no per-caller limits: admission has nothing to do. */
-  private readonly open: boolean;
+  readonly open: boolean;
 
   constructor(card: SecurityDeclarations, options: AccessControlOptions = {}) {
     this.authentication = createServerAuthentication(card, options.auth);

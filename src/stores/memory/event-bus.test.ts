@@ -27,7 +27,7 @@ describe('MemoryEventBus', () => {
     const got: number[] = [];
     await bus.subscribe('t', (e) => got.push(e.seq));
     await bus.close();
-    await bus.publish('t', {
+    bus.publish('t', {
       seq: 1,
       event: { message: { messageId: 'm', role: 'ROLE_AGENT', parts: [{ text: 'x' }] } },
     });

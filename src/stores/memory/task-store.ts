@@ -6,7 +6,7 @@
 import { A2AError } from '../../core/errors.js';
 import { TaskProjection, isTerminal } from '../../core/task-state.js';
 import type { StreamResponse, Task } from '../../core/schemas/index.js';
-import { decodePageToken, encodePageToken, newestFirst } from '../paging.js';
+import { decodePageToken, encodePageToken } from '../paging.js';
 import {
   ConcurrencyError,
   type LogEntry,
@@ -18,8 +18,12 @@ import {
   type TaskRecord,
   type TaskStore,
 } from '../types.js';
+import { FinishedQueue } from './finished-queue.js';
 import { MemoryLeases } from './leases.js';
+import { ScopeIndex } from './list-index.js';
+import { packTask } from './packed-task.js';
 import { MemoryPushOutbox } from './push-outbox.js';
+import { LiveTask, TaskEntry, checkTransitions } from './task-entry.js';
 
 /** Retention of the memory store. */
 export interface MemoryTaskStoreOptions {
@@ -31,28 +35,39 @@ export interface MemoryTaskStoreOptions {
   sweepIntervalMs?: number;
 }
 
-interface Entry {
-  readonly scope: Scope;
-  readonly projection: TaskProjection;
-  readonly log: LogEntry[];
-  readonly messageIds: string[];
-  /** Push configs by id; they go with the task. */
-  readonly pushConfigs: Map<string, StoredPushConfig>;
-  updatedAt: number;
-}
+/**
+ * Finished tasks keep their objects until this many more have finished, then are packed: the
+ * reads that follow a finish (the blocking reply, stream replays, push deliveries) find them as
+ * they were, and the memory this costs does not grow with the number of tasks.
+ */
+const KEEP_UNPACKED = 256;
 
-/** Keeps tasks in process memory; the default store for tests and quick starts. */
+/**
+ * Keeps tasks in process memory; the default store for tests and quick starts.
+ *
+ * Memory: a finished task is packed into one string (its log as JSON, ./packed-task.ts) and its
+ * snapshot rebuilt on read. ListTasks: each scope keeps its tasks ordered by status timestamp, per
+ * state and per context (./list-index.ts), so a page costs O(log n + page size). Retention takes
+ * finished tasks from a queue in the order they finished (./finished-queue.ts).
+ */
 export class MemoryTaskStore implements TaskStore, PushConfigStore {
-  // Insertion order = order of last status change (entries are re-inserted on each change),
-  // so the oldest finished tasks are found first when evicting.
-  private readonly tasks = new Map<string, Entry>();
-  private readonly messages = new Map<string, string>();
+  private readonly tasks = new Map<string, TaskEntry>();
+  /** Unfinished tasks, in the order of their last status change: what the leases scan. */
+  private readonly running = new Map<string, LiveTask>();
+  private readonly scopes = new Map<string, ScopeIndex<TaskEntry>>();
+  /** Push configs by task id, then by config id (few tasks have any). */
+  private readonly pushConfigs = new Map<string, Map<string, StoredPushConfig>>();
+  private readonly finishedQueue = new FinishedQueue<TaskEntry>(
+    (entry) => this.tasks.get(entry.id) === entry,
+  );
   private readonly ttlMs: number;
   private readonly maxTasks: number;
   private readonly timer: ReturnType<typeof setInterval>;
   private outbox: MemoryPushOutbox | undefined;
-  private readonly leases = new MemoryLeases(this.tasks);
+  private readonly leases = new MemoryLeases(this.running);
   private finished = 0;
+  /** The last status timestamp seen: tasks changed in the same millisecond share the string. */
+  private lastTs = '';
 
   constructor(options: MemoryTaskStoreOptions = {}) {
     this.ttlMs = options.ttlMs ?? 60 * 60_000;
@@ -66,18 +81,17 @@ export class MemoryTaskStore implements TaskStore, PushConfigStore {
 
   async create(scope: Scope, task: Task, options: { messageId?: string } = {}): Promise<void> {
     if (this.tasks.has(task.id)) throw new Error(`task ${task.id} already exists`);
-    const entry: Entry = {
-      scope,
-      projection: new TaskProjection(task),
-      log: [{ seq: 1, event: { task } }],
-      messageIds: [],
-      pushConfigs: new Map(),
-      updatedAt: Date.now(),
-    };
-    this.tasks.set(task.id, entry);
-    if (isTerminal(task.status.state)) this.finished++;
-    if (options.messageId) this.indexMessage(entry, task.id, options.messageId);
-    if (this.finished > this.maxTasks) this.evictOldestFinished();
+    const index = this.scopeIndex(scope);
+    const now = Date.now();
+    const live = new LiveTask(scope, new TaskProjection(task), [{ task }], now);
+    const { state } = task.status;
+    const ts = this.intern(task.status.timestamp ?? '');
+    const entry = new TaskEntry(task.id, task.contextId, index, ts, state, 1, live);
+    this.tasks.set(entry.id, entry);
+    index.add(entry);
+    if (options.messageId) this.indexMessage(entry, options.messageId);
+    if (isTerminal(state)) this.finish(entry, now);
+    else this.running.set(entry.id, live);
   }
 
   async append(
@@ -90,73 +104,69 @@ export class MemoryTaskStore implements TaskStore, PushConfigStore {
     const entry = this.entry(scope, taskId);
     if (!entry)
       throw new A2AError('TASK_NOT_FOUND', `Task ${taskId} not found`, { metadata: { taskId } });
-    const seq = entry.log.length;
-    if (seq !== expectedSeq) throw new ConcurrencyError(taskId, expectedSeq, seq);
-    checkTransitions(entry.projection.task, events);
+    if (entry.seq !== expectedSeq) throw new ConcurrencyError(taskId, expectedSeq, entry.seq);
+    checkTransitions(entry, events);
+    if (options.messageId) this.indexMessage(entry, options.messageId);
+    // Only an unfinished task gets here with events; a finished one may index a messageId.
+    const live = entry.body;
+    if (!(live instanceof LiveTask) || isTerminal(entry.state)) return entry.seq;
     let statusChanged = false;
-    for (const event of events) {
-      entry.projection.apply(event);
-      entry.log.push({ seq: entry.log.length + 1, event });
-      if ('statusUpdate' in event) statusChanged = true;
-    }
-    if (options.messageId) this.indexMessage(entry, taskId, options.messageId);
-    entry.updatedAt = Date.now();
-    if (statusChanged) {
-      this.tasks.delete(taskId);
-      this.tasks.set(taskId, entry);
-      if (isTerminal(entry.projection.task.status.state)) {
-        this.finished++;
-        if (this.finished > this.maxTasks) this.evictOldestFinished();
+    try {
+      for (const event of events) {
+        live.projection.apply(event);
+        live.events.push(event);
+        if ('statusUpdate' in event) statusChanged = true;
       }
+    } finally {
+      // Also after an event the projection refused (malformed): the log and indexes stay in step.
+      const now = Date.now();
+      live.updatedAt = now;
+      entry.seq = live.events.length;
+      if (statusChanged) this.statusChanged(entry, live, now);
     }
-    return entry.log.length;
+    return entry.seq;
   }
 
   async get(scope: Scope, taskId: string): Promise<TaskRecord | undefined> {
     const entry = this.entry(scope, taskId);
-    return entry && { task: entry.projection.task, seq: entry.log.length };
+    return entry && { task: entry.task(), seq: entry.seq };
   }
 
   async events(scope: Scope, taskId: string, afterSeq: number, limit = 1000): Promise<LogEntry[]> {
     const entry = this.entry(scope, taskId);
     if (!entry) return [];
-    return entry.log.slice(Math.max(0, afterSeq), Math.max(0, afterSeq) + limit);
+    const start = Math.max(0, Math.trunc(afterSeq) || 0);
+    const end = Math.min(entry.seq, start + Math.max(0, Math.trunc(limit) || 0));
+    if (start >= end) return [];
+    const events = entry.events();
+    const page: LogEntry[] = [];
+    for (let i = start; i < end; i++) page.push({ seq: i + 1, event: events[i] as StreamResponse });
+    return page;
   }
 
   async list(scope: Scope, query: TaskQuery): Promise<TaskPage> {
     const after = query.pageToken ? decodePageToken(query.pageToken) : undefined;
-    const matches: Task[] = [];
-    for (const entry of this.tasks.values()) {
-      if (!sameScope(entry.scope, scope)) continue;
-      const task = entry.projection.task;
-      if (query.contextId && task.contextId !== query.contextId) continue;
-      if (query.status && task.status.state !== query.status) continue;
-      if (query.statusTimestampAfter && (task.status.timestamp ?? '') < query.statusTimestampAfter)
-        continue;
-      matches.push(task);
-    }
-    matches.sort(newestFirst);
-    let start = 0;
-    if (after) {
-      while (start < matches.length && newestFirst(matches[start] as Task, after) <= 0) start++;
-    }
-    const tasks = matches.slice(start, start + query.pageSize);
+    const index = this.scopes.get(scopeKey(scope));
+    if (!index) return { tasks: [], nextPageToken: '', totalSize: 0 };
+    const page = index.page(query, after);
+    const tasks = page.items.map((entry) => entry.task());
     const last = tasks[tasks.length - 1];
-    const more = start + query.pageSize < matches.length;
     return {
       tasks,
-      nextPageToken: more && last ? encodePageToken(last) : '',
-      totalSize: matches.length,
+      nextPageToken: page.more && last ? encodePageToken(last) : '',
+      totalSize: page.total,
     };
   }
 
   async findByMessageId(scope: Scope, messageId: string): Promise<string | undefined> {
-    return this.messages.get(messageKey(scope, messageId));
+    return this.scopes.get(scopeKey(scope))?.messages.get(messageId);
   }
 
   async delete(scope: Scope, taskId: string): Promise<void> {
     const entry = this.entry(scope, taskId);
-    if (entry) this.remove(taskId, entry);
+    if (!entry) return;
+    this.remove(entry);
+    this.finishedQueue.compact(this.finished);
   }
 
   /** The ownership leases kept with these tasks. */
@@ -171,7 +181,9 @@ export class MemoryTaskStore implements TaskStore, PushConfigStore {
   async putPushConfig(scope: Scope, config: StoredPushConfig): Promise<void> {
     const entry = this.entry(scope, config.taskId);
     if (!entry) throw new A2AError('TASK_NOT_FOUND', `Task ${config.taskId} not found`);
-    entry.pushConfigs.set(config.id, structuredClone(config));
+    let configs = this.pushConfigs.get(entry.id);
+    if (configs === undefined) this.pushConfigs.set(entry.id, (configs = new Map()));
+    configs.set(config.id, structuredClone(config));
   }
 
   async getPushConfig(
@@ -179,7 +191,7 @@ export class MemoryTaskStore implements TaskStore, PushConfigStore {
     taskId: string,
     id: string,
   ): Promise<StoredPushConfig | undefined> {
-    const config = this.entry(scope, taskId)?.pushConfigs.get(id);
+    const config = this.configsOf(scope, taskId)?.get(id);
     return config && structuredClone(config);
   }
 
@@ -188,7 +200,7 @@ export class MemoryTaskStore implements TaskStore, PushConfigStore {
     taskId: string,
     options: { afterId?: string; limit?: number } = {},
   ): Promise<StoredPushConfig[]> {
-    const configs = [...(this.entry(scope, taskId)?.pushConfigs.values() ?? [])];
+    const configs = [...(this.configsOf(scope, taskId)?.values() ?? [])];
     const { afterId } = options;
     return configs
       .filter((c) => afterId === undefined || c.id > afterId)
@@ -198,7 +210,8 @@ export class MemoryTaskStore implements TaskStore, PushConfigStore {
   }
 
   async deletePushConfig(scope: Scope, taskId: string, id: string): Promise<void> {
-    this.entry(scope, taskId)?.pushConfigs.delete(id);
+    const configs = this.configsOf(scope, taskId);
+    if (configs?.delete(id) && configs.size === 0) this.pushConfigs.delete(taskId);
   }
 
   /** The push outbox of this store (in memory: pending deliveries do not survive a restart). */
@@ -213,59 +226,110 @@ export class MemoryTaskStore implements TaskStore, PushConfigStore {
 
   /** Removes finished tasks whose last change is older than the TTL. */
   sweep(nowMs = Date.now()): void {
-    for (const [id, entry] of this.tasks) {
-      // Running tasks may have changed since (artifacts do not move them); finished ones are
-      // ordered by the time they finished, since nothing changes them afterwards.
-      if (!isTerminal(entry.projection.task.status.state)) continue;
-      if (entry.updatedAt > nowMs - this.ttlMs) break;
-      this.remove(id, entry);
+    // Finished tasks never change: the queue is ordered by the time they finished.
+    const limit = nowMs - this.ttlMs;
+    for (let entry = this.finishedQueue.oldest(); entry; entry = this.finishedQueue.oldest()) {
+      if (this.finishedQueue.oldestTime() > limit) break;
+      this.remove(entry);
     }
   }
 
   private evictOldestFinished(): void {
-    for (const [id, entry] of this.tasks) {
-      if (this.finished <= this.maxTasks) return;
-      if (isTerminal(entry.projection.task.status.state)) this.remove(id, entry);
+    while (this.finished > this.maxTasks) {
+      const entry = this.finishedQueue.oldest();
+      if (!entry) return;
+      this.remove(entry);
     }
   }
 
-  private remove(taskId: string, entry: Entry): void {
-    this.tasks.delete(taskId);
-    this.outbox?.dropTask(taskId);
-    this.leases.forget(taskId);
-    if (isTerminal(entry.projection.task.status.state)) this.finished--;
-    for (const m of entry.messageIds) {
-      const key = messageKey(entry.scope, m);
-      // The id may have been reused for a later task: only drop what still points here.
-      if (this.messages.get(key) === taskId) this.messages.delete(key);
+  /** Moves a task whose status changed in the indexes (and out of the running ones when done). */
+  private statusChanged(entry: TaskEntry, live: LiveTask, now: number): void {
+    const { status } = live.projection.task;
+    const ts = status.timestamp ?? '';
+    if (ts !== entry.ts || status.state !== entry.state) {
+      entry.scope.rekey(entry, this.intern(ts), status.state);
+    }
+    // Re-inserted: the running tasks stay in the order of their last status change.
+    this.running.delete(entry.id);
+    if (isTerminal(entry.state)) this.finish(entry, now);
+    else this.running.set(entry.id, live);
+  }
+
+  /** A task just became terminal (or was created so). */
+  private finish(entry: TaskEntry, now: number): void {
+    this.finished++;
+    this.leases.forget(entry.id); // a finished task needs no lease
+    this.finishedQueue.push(entry, now);
+    const older = this.finishedQueue.fromBack(KEEP_UNPACKED);
+    if (older && older.body instanceof LiveTask && this.tasks.get(older.id) === older) {
+      const { events, projection } = older.body;
+      try {
+        older.body = packTask(events, projection.task, older);
+      } catch {
+        // A value JSON cannot hold: the task keeps its objects.
+      }
+    }
+    if (this.finished > this.maxTasks) this.evictOldestFinished();
+  }
+
+  private remove(entry: TaskEntry): void {
+    const { id, scope: index } = entry;
+    this.tasks.delete(id);
+    this.running.delete(id);
+    this.pushConfigs.delete(id);
+    this.outbox?.dropTask(id);
+    this.leases.forget(id);
+    if (isTerminal(entry.state)) this.finished--;
+    index.remove(entry);
+    const ids = entry.messageIds;
+    if (ids !== undefined) {
+      for (const m of typeof ids === 'string' ? [ids] : ids) {
+        // The id may have been reused for a later task: only drop what still points here.
+        if (index.messages.get(m) === id) index.messages.delete(m);
+      }
+    }
+    if (index.size === 0) {
+      const key = scopeKey(index);
+      if (this.scopes.get(key) === index) this.scopes.delete(key);
     }
   }
 
-  private indexMessage(entry: Entry, taskId: string, messageId: string): void {
-    this.messages.set(messageKey(entry.scope, messageId), taskId);
-    entry.messageIds.push(messageId);
+  private indexMessage(entry: TaskEntry, messageId: string): void {
+    entry.scope.messages.set(messageId, entry.id);
+    entry.addMessageId(messageId);
   }
 
-  private entry(scope: Scope, taskId: string): Entry | undefined {
+  private entry(scope: Scope, taskId: string): TaskEntry | undefined {
     const entry = this.tasks.get(taskId);
     return entry && sameScope(entry.scope, scope) ? entry : undefined;
   }
-}
 
-/**
- * Validates a batch against the state machine before anything is written, so a batch with one
- * forbidden change leaves the task and its log untouched. The trial carries only the status:
- * O(size of the events), never of the task.
- */
-function checkTransitions(task: Task, events: readonly StreamResponse[]): void {
-  const trial = new TaskProjection({ id: task.id, status: task.status });
-  for (const event of events) trial.apply(event);
+  private configsOf(scope: Scope, taskId: string): Map<string, StoredPushConfig> | undefined {
+    return this.entry(scope, taskId) && this.pushConfigs.get(taskId);
+  }
+
+  private scopeIndex(scope: Scope): ScopeIndex<TaskEntry> {
+    const key = scopeKey(scope);
+    let index = this.scopes.get(key);
+    if (index === undefined) {
+      index = new ScopeIndex(scope.tenant, scope.owner);
+      this.scopes.set(key, index);
+    }
+    return index;
+  }
+
+  private intern(ts: string): string {
+    if (ts === this.lastTs) return this.lastTs;
+    this.lastTs = ts;
+    return ts;
+  }
 }
 
 function sameScope(a: Scope, b: Scope): boolean {
   return a.tenant === b.tenant && a.owner === b.owner;
 }
 
-function messageKey(scope: Scope, messageId: string): string {
-  return `${scope.tenant}\u0000${scope.owner}\u0000${messageId}`;
+/** One key per scope; the length keeps `a\0b` + `c` apart from `a` + `b\0c`. */
+function scopeKey(scope: Scope): string {
+  return `${scope.tenant.length}:${scope.tenant}\u0000${scope.owner}`;
 }

@@ -1,0 +1,94 @@
+/**
+ * One task of the memory store. While it runs (and for a short while after it finished, when it
+ * is read most) it keeps its projection and its events as objects; then it is packed into one
+ * string (./packed-task.ts) and keeps only what retention and the indexes need.
+ */
+import {
+  TaskTransitionError,
+  canTransition,
+  isTerminal,
+  type TaskProjection,
+} from '../../core/task-state.js';
+import type { StreamResponse, Task, TaskState } from '../../core/schemas/index.js';
+import type { Scope } from '../types.js';
+import type { Indexed, ScopeIndex } from './list-index.js';
+import type { LeasedEntry } from './leases.js';
+import { unpackEvents, unpackTask, type PackedTask } from './packed-task.js';
+
+/** The objects of a task that may still change (what the leases read too). */
+export class LiveTask implements LeasedEntry {
+  constructor(
+    readonly scope: Scope,
+    readonly projection: TaskProjection,
+    /** The log: event i has seq i + 1. */
+    readonly events: StreamResponse[],
+    /** Last change, in ms since the epoch. */
+    public updatedAt: number,
+  ) {}
+}
+
+/** A task of the store, indexed by its status timestamp, state and context. */
+export class TaskEntry implements Indexed {
+  /** The user messageIds indexed for this task: one string, or several. */
+  messageIds: string | string[] | undefined = undefined;
+
+  constructor(
+    readonly id: string,
+    readonly contextId: string | undefined,
+    readonly scope: ScopeIndex<TaskEntry>,
+    /** Status timestamp (`''` when none); only ScopeIndex.rekey changes it. */
+    public ts: string,
+    /** Status state; only ScopeIndex.rekey changes it. */
+    public state: TaskState,
+    /** Sequence number of the last event. */
+    public seq: number,
+    public body: LiveTask | PackedTask,
+  ) {}
+
+  /** The snapshot: the live projection (callers must not change it) or a fresh copy. */
+  task(): Task {
+    const { body } = this;
+    return body instanceof LiveTask ? body.projection.task : unpackTask(body, this);
+  }
+
+  /** The log; the array is the live one for an unpacked task (callers must not change it). */
+  events(): readonly StreamResponse[] {
+    const { body } = this;
+    return body instanceof LiveTask ? body.events : unpackEvents(body, this);
+  }
+
+  /** The first user messageId indexed for this task. */
+  get messageId(): string | undefined {
+    const ids = this.messageIds;
+    return typeof ids === 'string' ? ids : ids?.[0];
+  }
+
+  addMessageId(messageId: string): void {
+    const ids = this.messageIds;
+    if (ids === undefined) this.messageIds = messageId;
+    else if (typeof ids === 'string') this.messageIds = [ids, messageId];
+    else ids.push(messageId);
+  }
+}
+
+/**
+ * Validates a batch against the state machine before anything is written, so a batch with one
+ * forbidden change leaves the task and its log untouched: the checks and errors of
+ * TaskProjection.apply, on the states alone.
+ */
+export function checkTransitions(entry: TaskEntry, events: readonly StreamResponse[]): void {
+  let state = entry.state;
+  for (const event of events) {
+    if ('task' in event) throw new TaskTransitionError('a task snapshot can only start a log');
+    if (isTerminal(state)) {
+      throw new TaskTransitionError(`task ${entry.id} is ${state}: it can no longer change`);
+    }
+    if ('statusUpdate' in event) {
+      const next = event.statusUpdate.status.state;
+      if (!canTransition(state, next)) {
+        throw new TaskTransitionError(`task cannot move from ${state} to ${next}`);
+      }
+      state = next;
+    }
+  }
+}
