@@ -169,6 +169,24 @@ describe('A2AServer', () => {
     expect(reply.artifacts?.length).toBe(1);
   });
 
+  it('leases the tasks of a given memory store only when ownership is asked for', async () => {
+    const agent = createAgent({
+      card: { name: 'T', description: 'test', version: '1', skills },
+      execute: echo,
+    });
+    const plain = new A2AServer({ agent, store: new MemoryTaskStore(), logger: null });
+    const shared = new A2AServer({
+      agent,
+      store: new MemoryTaskStore(),
+      logger: null,
+      ownership: {},
+    });
+    expect(plain.ownership).toBeUndefined();
+    expect(shared.ownership).toBeDefined();
+    await shared.close();
+    await plain.close();
+  });
+
   it('fails the task without leaking the error when the agent throws', async () => {
     const { server } = counting(async function* ({ task }) {
       yield task.working();

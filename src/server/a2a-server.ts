@@ -71,8 +71,9 @@ export interface A2AServerOptions {
   logger?: Pick<Console, 'warn' | 'error'> | null;
   /**
    * Task ownership for instances sharing a store: leases with heartbeats, takeover of the tasks
-   * of an instance that stopped (see `Agent.recovery`), CancelTask from any instance. On when the
-   * given store keeps leases (SQLite, PostgreSQL, memory); `false` turns it off.
+   * of an instance that stopped (see `Agent.recovery`), CancelTask from any instance. On by
+   * default for the stores other processes can share (SQLite, PostgreSQL); for a
+   * MemoryTaskStore (several servers in one process) only when set; `false` turns it off.
    */
   ownership?: OwnershipOptions | false;
 }
@@ -126,9 +127,13 @@ export class A2AServer {
     const onAppend =
       this.notifier &&
       ((scope: Scope, taskId: string, entries: LogEntry[]) => this.notify(scope, taskId, entries));
-    // A store this server created itself is used by no other instance: nothing to own.
-    const leases =
-      options.store && options.ownership !== false ? leaseStoreOf(options.store) : undefined;
+    // A store this server created itself is used by no other instance: nothing to own. A
+    // memory store is shared only within one process, when the application says so.
+    const owned =
+      options.ownership === undefined
+        ? options.store !== undefined && !(options.store instanceof MemoryTaskStore)
+        : options.ownership !== false;
+    const leases = owned && options.store ? leaseStoreOf(options.store) : undefined;
     const recovery = { store: this.store, bus: this.bus, agent: this.agent, onAppend, logger };
     this.ownership =
       leases &&
