@@ -12,6 +12,7 @@ import { Child, detectPinning } from './proc.js';
 import { summarizeProfiles } from './profile-summary.js';
 import { renderChecks, renderSection, type Check, type ScenarioResult } from './report.js';
 import { clientScenario } from './scenarios/client.js';
+import { layersScenario } from './scenarios/layers.js';
 import { longScenario } from './scenarios/long.js';
 import { memoryScenario } from './scenarios/memory.js';
 import { sendScenario } from './scenarios/send.js';
@@ -21,6 +22,7 @@ import { streamScenario } from './scenarios/stream.js';
 
 const RUN: Record<ScenarioName, (ctx: BenchContext) => Promise<ScenarioResult>> = {
   send: sendScenario,
+  layers: layersScenario,
   stream: streamScenario,
   long: longScenario,
   store: storeScenario,

@@ -127,7 +127,9 @@ async function throughput(ctx: BenchContext, stores: string[]): Promise<Part> {
         title: `Blocking SendMessage per store (JSON-RPC, echo task, ${options.connections} connections)`,
         columns: ['store', 'req/s', 'p99 ms', '× memory', 'server CPU µs/req', 'CPU × memory'],
         rows,
-        note: 'Same a2a-kit server and agent; only the task store differs (ownership leases on).',
+        note:
+          'Same a2a-kit server and agent; only the task store differs, each as serve() runs it ' +
+          '(ownership leases for SQLite and PostgreSQL, none for a memory store).',
       },
       checks,
       data,
