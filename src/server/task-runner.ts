@@ -15,6 +15,8 @@ import type { EventBus, LogEntry, Scope, TaskStore } from '../stores/types.js';
 import { ConcurrencyError } from '../stores/types.js';
 import type { Agent, AgentEvent, ExecutionContext } from './agent.js';
 import type { CallContext } from './context.js';
+import { MAX_BATCH, next, nextIfReady, type Step } from './agent-steps.js';
+import { RESOLVED, RunContext, abortExecution, whenSettled, type Execution } from './execution.js';
 import { busyElsewhere, reportConflict, type TaskOwnership } from './ownership.js';
 import { TaskHandle } from './task-handle.js';
 
@@ -64,29 +66,6 @@ export interface TaskRunnerOptions {
   onAppend?: ((scope: Scope, taskId: string, entries: LogEntry[]) => void) | undefined;
   /** Leases and cross-instance halts, when several instances share the store. */
   ownership?: TaskOwnership | undefined;
-}
-
-interface Execution {
-  readonly scope: Scope;
-  readonly handle: TaskHandle;
-  /** The agent's signal, created when the agent first reads it. */
-  abort: AbortController | undefined;
-  /** Why the execution was aborted (cancel or halt), once it was. */
-  abortReason: A2AError | undefined;
-  seq: number;
-  state: TaskState;
-  /** The last write; writes of one task run one after another. */
-  writes: Promise<void>;
-  /** Writes queued or running. */
-  pendingWrites: number;
-  done: Promise<void>;
-  /** Another instance finished the task or holds its lease: write nothing more. */
-  stopped: boolean;
-  /** The execution ended (drive returned). */
-  ended: boolean;
-  /** Resolves waiters of {@link StartResult.settled}; created by the first of them. */
-  onSettled: (() => void) | undefined;
-  settled: Promise<void> | undefined;
 }
 
 /** Starts, resumes and cancels agent executions in this process. */
@@ -194,7 +173,7 @@ export class TaskRunner {
     const exec = this.running.get(taskId);
     if (!exec) return false;
     if (!isTerminal(exec.state) && !exec.stopped) {
-      abort(exec, new A2AError('TASK_NOT_CANCELABLE', 'canceled'));
+      abortExecution(exec, new A2AError('TASK_NOT_CANCELABLE', 'canceled'));
       try {
         await this.write(exec, [exec.handle.canceled(reason)]);
       } catch (error) {
@@ -299,7 +278,7 @@ export class TaskRunner {
   /** Stops an execution without writing: its agent's signal is aborted. */
   private halt(exec: Execution): void {
     exec.stopped = true;
-    abort(exec, new A2AError('TASK_NOT_CANCELABLE', 'finished by another instance'));
+    abortExecution(exec, new A2AError('TASK_NOT_CANCELABLE', 'finished by another instance'));
   }
 
   /**
@@ -389,57 +368,6 @@ export class TaskRunner {
   }
 }
 
-const RESOLVED: Promise<void> = Promise.resolve();
-
-/** What `execute` receives; the abort signal is made when the agent first reads it. */
-class RunContext implements ExecutionContext {
-  readonly task: TaskHandle;
-  readonly recovered: boolean;
-  readonly call: CallContext;
-  readonly configuration: ExecutionContext['configuration'];
-  readonly metadata: ExecutionContext['metadata'];
-
-  constructor(
-    private readonly exec: Execution,
-    readonly message: Message,
-    readonly current: Task | undefined,
-    start: StartOptions,
-  ) {
-    this.task = exec.handle;
-    this.recovered = start.recovered ?? false;
-    this.call = start.call;
-    this.configuration = start.configuration;
-    this.metadata = start.metadata;
-  }
-
-  get signal(): AbortSignal {
-    return signalOf(this.exec);
-  }
-}
-
-/** The agent's abort signal, made on first use (already aborted if the execution was). */
-function signalOf(exec: Execution): AbortSignal {
-  if (exec.abort === undefined) {
-    exec.abort = new AbortController();
-    if (exec.abortReason !== undefined) exec.abort.abort(exec.abortReason);
-  }
-  return exec.abort.signal;
-}
-
-function abort(exec: Execution, reason: A2AError): void {
-  if (exec.abortReason !== undefined) return;
-  exec.abortReason = reason;
-  exec.abort?.abort(reason);
-}
-
-/** Resolves once the execution recorded a settled state or ended. */
-function whenSettled(exec: Execution): Promise<void> {
-  if (exec.ended || isSettled(exec.state)) return RESOLVED;
-  return (exec.settled ??= new Promise<void>((resolve) => {
-    exec.onSettled = resolve;
-  }));
-}
-
 /** A copy of a task that later appends to the store cannot change. */
 function snapshot(task: Task): Task {
   const copy: Task = { ...task };
@@ -452,37 +380,4 @@ function isMessage(event: AgentEvent): event is Message {
   return (
     typeof (event as Message).messageId === 'string' && Array.isArray((event as Message).parts)
   );
-}
-
-/** What the agent's iterator gave: an event, its end, or what it threw. */
-type Step = IteratorResult<AgentEvent> | { error: unknown };
-
-/** Most events recorded in one append. */
-const MAX_BATCH = 64;
-/**
- * Microtask turns an agent gets to produce its next event before the events so far are
- * recorded: an async generator yielding without awaiting I/O needs two, three after awaiting a
- * settled value.
- */
-const READY_TURNS = 4;
-
-/**
- * The agent's next step if it is ready within a few microtask turns (it yields without waiting
- * for I/O), else the promise of it (wrapped: an async function would wait for a returned one).
- */
-async function nextIfReady(
-  iterator: AsyncIterator<AgentEvent>,
-): Promise<Step | { pending: Promise<Step> }> {
-  let step: Step | undefined;
-  const pending = next(iterator).then((s) => (step = s));
-  for (let turn = 0; turn < READY_TURNS && step === undefined; turn++) await RESOLVED;
-  return step ?? { pending };
-}
-
-async function next(iterator: AsyncIterator<AgentEvent>): Promise<Step> {
-  try {
-    return await iterator.next();
-  } catch (error) {
-    return { error };
-  }
 }

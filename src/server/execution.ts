@@ -1,0 +1,88 @@
+/**
+ * The state of one agent execution in this process, and what its agent sees of it: the
+ * execution context, whose abort signal is made when the agent first reads it.
+ */
+import type { A2AError } from '../core/errors.js';
+import type { Message, Task, TaskState } from '../core/schemas/index.js';
+import { isSettled } from '../core/task-state.js';
+import type { Scope } from '../stores/types.js';
+import type { ExecutionContext } from './agent.js';
+import type { CallContext } from './context.js';
+import type { TaskHandle } from './task-handle.js';
+import type { StartOptions } from './task-runner.js';
+
+/** One execution: the task's writer in this process. */
+export interface Execution {
+  readonly scope: Scope;
+  readonly handle: TaskHandle;
+  /** The agent's signal, created when the agent first reads it. */
+  abort: AbortController | undefined;
+  /** Why the execution was aborted (cancel or halt), once it was. */
+  abortReason: A2AError | undefined;
+  seq: number;
+  state: TaskState;
+  /** The last write; writes of one task run one after another. */
+  writes: Promise<void>;
+  /** Writes queued or running. */
+  pendingWrites: number;
+  done: Promise<void>;
+  /** Another instance finished the task or holds its lease: write nothing more. */
+  stopped: boolean;
+  /** The execution ended (drive returned). */
+  ended: boolean;
+  /** Resolves waiters of `StartResult.settled`; created by the first of them. */
+  onSettled: (() => void) | undefined;
+  settled: Promise<void> | undefined;
+}
+
+/** One settled promise to share (awaiting it takes one microtask turn). */
+export const RESOLVED: Promise<void> = Promise.resolve();
+
+/** What `execute` receives; the abort signal is made when the agent first reads it. */
+export class RunContext implements ExecutionContext {
+  readonly task: TaskHandle;
+  readonly recovered: boolean;
+  readonly call: CallContext;
+  readonly configuration: ExecutionContext['configuration'];
+  readonly metadata: ExecutionContext['metadata'];
+
+  constructor(
+    private readonly exec: Execution,
+    readonly message: Message,
+    readonly current: Task | undefined,
+    start: StartOptions,
+  ) {
+    this.task = exec.handle;
+    this.recovered = start.recovered ?? false;
+    this.call = start.call;
+    this.configuration = start.configuration;
+    this.metadata = start.metadata;
+  }
+
+  get signal(): AbortSignal {
+    return signalOf(this.exec);
+  }
+}
+
+/** The agent's abort signal, made on first use (already aborted if the execution was). */
+function signalOf(exec: Execution): AbortSignal {
+  if (exec.abort === undefined) {
+    exec.abort = new AbortController();
+    if (exec.abortReason !== undefined) exec.abort.abort(exec.abortReason);
+  }
+  return exec.abort.signal;
+}
+
+export function abortExecution(exec: Execution, reason: A2AError): void {
+  if (exec.abortReason !== undefined) return;
+  exec.abortReason = reason;
+  exec.abort?.abort(reason);
+}
+
+/** Resolves once the execution recorded a settled state or ended. */
+export function whenSettled(exec: Execution): Promise<void> {
+  if (exec.ended || isSettled(exec.state)) return RESOLVED;
+  return (exec.settled ??= new Promise<void>((resolve) => {
+    exec.onSettled = resolve;
+  }));
+}
