@@ -4,32 +4,20 @@
  */
 import type { HttpLoadResult, HttpLoadSpec } from '../load/http-load.js';
 import type { ProcessStats } from '../ipc.js';
-import { A2A_HEADERS, sendRequest, type Binding } from '../load/requests.js';
+import { A2A_HEADERS, sendRequest } from '../load/requests.js';
 import type { Child } from '../proc.js';
-import { A2AJS, CEILING, KIT, kitServers, rotate, type BenchContext } from '../context.js';
+import { A2AJS, CEILING, KIT, type BenchContext } from '../context.js';
 import { fmt, median, ratio, type Check, type ScenarioResult, type Section } from '../report.js';
+import { BINDINGS, LABEL, bindingRounds } from './binding-rounds.js';
 import { probeSend } from './probe.js';
-
-const BINDINGS: readonly Binding[] = ['jsonrpc', 'rest'];
-const LABEL: Record<Binding, string> = { jsonrpc: 'JSON-RPC', rest: 'HTTP+JSON' };
 
 /** Runs the scenario. */
 export async function sendScenario(ctx: BenchContext): Promise<ScenarioResult> {
   const { options } = ctx;
-  const servers = await ctx.startServers('send', [
-    { name: CEILING, script: 'ceiling' },
-    { name: A2AJS, script: 'a2ajs' },
-    ...kitServers(options),
-  ]);
-  try {
-    const names = [...servers.keys()];
-    for (const [name, server] of servers) {
-      if (name === CEILING) continue;
-      for (const binding of BINDINGS) await probeSend(name, server.url, binding);
-    }
-    const run = (name: string, binding: Binding, durationSec: number) => {
-      const server = servers.get(name);
-      if (server === undefined) throw new Error(`no server ${name}`);
+  const { names, samples } = await bindingRounds<Sample>(
+    ctx,
+    'send',
+    async (server, binding, durationSec) => {
       // The ceiling gets the same request bytes; it ignores them.
       const { path, body } = sendRequest(binding, false, '[<id>]', 'hello');
       const spec: HttpLoadSpec = {
@@ -40,30 +28,16 @@ export async function sendScenario(ctx: BenchContext): Promise<ScenarioResult> {
         connections: options.connections,
         durationSec,
       };
-      return measured(server, () => ctx.load.call<HttpLoadResult>('http', spec));
-    };
-    if (!options.smoke) {
-      ctx.log('send: warming up');
-      for (const binding of BINDINGS) for (const name of names) await run(name, binding, 2);
-    }
-    const samples = new Map<string, Sample[]>();
-    for (let round = 0; round < options.rounds; round++) {
-      ctx.log(`send: round ${round + 1}/${options.rounds}`);
-      for (const binding of BINDINGS) {
-        for (const name of rotate(names, round)) {
-          const result = await run(name, binding, options.durationSec);
-          if (result.failures > 0) {
-            throw new Error(`send ${binding} ${name}: ${result.failures} failed requests`);
-          }
-          const key = `${binding} ${name}`;
-          samples.set(key, [...(samples.get(key) ?? []), result]);
-        }
-      }
-    }
-    return report(names, samples, options.connections);
-  } finally {
-    await ctx.stopServers(servers);
-  }
+      const result = await measured(server, () => ctx.load.call<HttpLoadResult>('http', spec));
+      const failed = result.failures > 0 ? `${result.failures} failed requests` : undefined;
+      return { result, failed };
+    },
+    async (name, server) => {
+      if (name === CEILING) return;
+      for (const binding of BINDINGS) await probeSend(name, server.url, binding);
+    },
+  );
+  return report(names, samples, options.connections);
 }
 
 interface Medians {
