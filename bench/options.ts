@@ -1,7 +1,16 @@
 /** Command-line options of `npm run bench`. */
 
 /** Every scenario, in the order they run. */
-export const SCENARIOS = ['send', 'layers', 'stream', 'long', 'store', 'stores', 'memory', 'client'] as const;
+export const SCENARIOS = [
+  'send',
+  'layers',
+  'stream',
+  'long',
+  'store',
+  'stores',
+  'memory',
+  'client',
+] as const;
 
 /** A scenario name. */
 export type ScenarioName = (typeof SCENARIOS)[number];
