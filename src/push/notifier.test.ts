@@ -237,7 +237,10 @@ describe('push delivery to a loopback webhook', () => {
   });
 
   it('stops on close and leaves pending deliveries in the outbox', async () => {
-    const f = await fixture(() => ({ status: 503 }), { retry: { baseDelayMs: 10_000 } });
+    // Retry-After puts the retry a minute away: with a jittered backoff (anywhere in 0-10 s) it
+    // could come before the check below sees the first attempt alone.
+    const busy = () => ({ status: 503, headers: { 'retry-after': '60' } });
+    const f = await fixture(busy, { retry: { baseDelayMs: 10_000 } });
     await f.emit(statusEvent(f.task, 'TASK_STATE_WORKING'));
     await waitFor(() => f.outcomes.length === 1, 5_000, 'an attempt');
     await f.notifier.close();
