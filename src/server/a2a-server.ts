@@ -127,13 +127,11 @@ export class A2AServer {
     const onAppend =
       this.notifier &&
       ((scope: Scope, taskId: string, entries: LogEntry[]) => this.notify(scope, taskId, entries));
-    // A store this server created itself is used by no other instance: nothing to own. A
-    // memory store is shared only within one process, when the application says so.
-    const owned =
-      options.ownership === undefined
-        ? options.store !== undefined && !(options.store instanceof MemoryTaskStore)
-        : options.ownership !== false;
-    const leases = owned && options.store ? leaseStoreOf(options.store) : undefined;
+    // A store this server created itself is used by no other instance: nothing to own.
+    const leases =
+      options.store && options.ownership !== false
+        ? leaseStoreOf(options.store, options.ownership !== undefined)
+        : undefined;
     const recovery = { store: this.store, bus: this.bus, agent: this.agent, onAppend, logger };
     this.ownership =
       leases &&

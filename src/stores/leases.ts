@@ -43,10 +43,20 @@ export interface LeaseStore {
 export interface LeasingTaskStore extends TaskStore {
   /** The leases, kept in the same database as the tasks. */
   leaseStore(): LeaseStore;
+  /**
+   * False for a store only servers of one process can share (memory): its leases are used when
+   * ownership is asked for, not by default.
+   */
+  readonly leasesByDefault?: boolean;
 }
 
-/** The leases of a task store, or undefined when it keeps none. */
-export function leaseStoreOf(store: TaskStore): LeaseStore | undefined {
+/**
+ * The leases of a task store, or undefined when it keeps none, or keeps them only for those who
+ * ask (`asked` false: ownership was not configured).
+ */
+export function leaseStoreOf(store: TaskStore, asked = true): LeaseStore | undefined {
   const leasing = store as Partial<LeasingTaskStore>;
-  return typeof leasing.leaseStore === 'function' ? leasing.leaseStore() : undefined;
+  if (typeof leasing.leaseStore !== 'function') return undefined;
+  if (!asked && leasing.leasesByDefault === false) return undefined;
+  return leasing.leaseStore();
 }

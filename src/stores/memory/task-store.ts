@@ -66,6 +66,8 @@ export class MemoryTaskStore implements TaskStore, PushConfigStore {
   private outbox: MemoryPushOutbox | undefined;
   private readonly leases = new MemoryLeases(this.running);
   private finished = 0;
+  /** Shared only by servers of one process: leases when ownership is asked for (leases.ts). */
+  readonly leasesByDefault = false;
   /** The last status timestamp seen: tasks changed in the same millisecond share the string. */
   private lastTs = '';
 
