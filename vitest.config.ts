@@ -6,6 +6,8 @@ export default defineConfig({
       'src/**/*.test.ts',
       'test/conformance/**/*.test.ts',
       'test/security/**/*.test.ts',
+      'test/hostile/**/*.test.ts',
+      'test/tck/**/*.test.ts',
       'test/fuzz/**/*.test.ts',
       'test/e2e/**/*.test.ts',
       'test/interop/**/*.test.ts',
