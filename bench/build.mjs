@@ -1,6 +1,7 @@
 // Builds what `npm run bench` runs: every .ts file of src/ and bench/ (tests excluded),
 // transpiled one file at a time into dist/bench-run/ (same relative layout, so `../src/...`
-// imports resolve). No type check here: `npm test` type-checks bench/ with the rest of the
+// imports resolve). `--root=DIR --out=DIR` transpiles another tree the same way (the
+// `--baseline` build of bench/baseline.ts). No type check here: `npm test` type-checks bench/ with the rest of the
 // project, and per-file transpiling is safe because the project uses isolatedModules and
 // verbatimModuleSyntax. Takes a second or two, so a fresh clone runs the bench right away.
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -8,8 +9,9 @@ import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
 
-const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const out = join(root, 'dist', 'bench-run');
+const arg = (name) => process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
+const root = arg('root') ?? join(dirname(fileURLToPath(import.meta.url)), '..');
+const out = arg('out') ?? join(root, 'dist', 'bench-run');
 
 /** The .ts files under `dir`, tests and declaration files excluded. */
 function sources(dir) {

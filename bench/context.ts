@@ -1,6 +1,7 @@
 /** What every scenario gets: the options, the load generator, and a way to start servers. */
 import { mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import type { Baseline } from './baseline.js';
 import type { BenchOptions } from './options.js';
 import { Child, type Pinning } from './proc.js';
 
@@ -16,6 +17,8 @@ export interface ServerSpec {
   args?: string[];
   /** Start with `--expose-gc` (memory scenarios). */
   gc?: boolean;
+  /** The transpiled tree the script comes from (a `--baseline`); ours by default. */
+  root?: string;
 }
 
 /** Shared state of one bench run. */
@@ -28,6 +31,8 @@ export class BenchContext {
     readonly load: Child,
     readonly pinning: Pinning | undefined,
     private readonly profileRoot: string,
+    /** The `--baseline` build, measured next to ours. */
+    readonly baseline?: Baseline,
   ) {}
 
   /** Starts servers (in parallel), each pinned to the server core. */
@@ -63,7 +68,10 @@ export class BenchContext {
     }
     return Child.start({
       name: spec.name,
-      script: fileURLToPath(new URL(`./servers/${spec.script}.js`, import.meta.url)),
+      script:
+        spec.root === undefined
+          ? fileURLToPath(new URL(`./servers/${spec.script}.js`, import.meta.url))
+          : `${spec.root}/bench/servers/${spec.script}.js`,
       args: spec.args ?? [],
       cpu: this.pinning?.server,
       nodeFlags: flags,
@@ -81,14 +89,23 @@ export function kitName(store: string): string {
   return store === 'memory' ? KIT : `${KIT} (${store})`;
 }
 
-/** The a2a-kit servers of a run: memory plus every `--stores` entry. */
-export function kitServers(options: BenchOptions, gc = false): ServerSpec[] {
-  return ['memory', ...options.stores].map((store) => ({
+/**
+ * The a2a-kit servers of a run: memory plus every `--stores` entry, and the `--baseline` build
+ * (memory store) when there is one.
+ */
+export function kitServers(ctx: BenchContext, gc = false): ServerSpec[] {
+  const ours = ['memory', ...ctx.options.stores].map((store) => ({
     name: kitName(store),
     script: 'kit' as const,
     args: [`--store=${store}`],
     gc,
   }));
+  const { baseline } = ctx;
+  if (baseline === undefined) return ours;
+  return [
+    ...ours,
+    { name: baseline.label, script: 'kit', args: ['--store=memory'], gc, root: baseline.root },
+  ];
 }
 
 /** `items` rotated by `round`, so no target always runs first (or right after another). */

@@ -6,6 +6,7 @@
 import { writeFileSync } from 'node:fs';
 import { availableParallelism, cpus } from 'node:os';
 import { fileURLToPath } from 'node:url';
+import { buildBaseline } from './baseline.js';
 import { BenchContext } from './context.js';
 import { SCENARIOS, USAGE, parseOptions, type ScenarioName } from './options.js';
 import { Child, detectPinning } from './proc.js';
@@ -46,13 +47,16 @@ async function main(): Promise<void> {
       `${pinning ? `servers on core ${pinning.server}, load generator on core ${pinning.load}` : 'not pinned'}; ` +
       `${options.rounds} round(s) × ${options.durationSec} s, ${options.connections} connections`,
   );
+  const baseline = options.baseline === undefined ? undefined : buildBaseline(options.baseline);
+  if (baseline !== undefined)
+    console.log(`baseline: ${baseline.label} (--baseline=${options.baseline})`);
   const load = await Child.start({
     name: 'load generator',
     script: fileURLToPath(new URL('./load/worker.js', import.meta.url)),
     cpu: pinning?.load,
   });
   const profileRoot = fileURLToPath(new URL('../../bench-profiles', import.meta.url));
-  const ctx = new BenchContext(options, load, pinning, profileRoot);
+  const ctx = new BenchContext(options, load, pinning, profileRoot, baseline);
   const checks: Check[] = [];
   const data: Record<string, unknown> = {};
   try {

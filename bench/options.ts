@@ -30,6 +30,11 @@ export interface BenchOptions {
   pin: boolean;
   /** Also write the results as JSON here. */
   json: string | undefined;
+  /**
+   * A git ref (commit, branch, tag) whose a2a-kit is measured next to the working tree's in the
+   * same rounds (send, stream, long, memory), so a change is judged against what it changes.
+   */
+  baseline: string | undefined;
 }
 
 /** `npm run bench -- --help`. */
@@ -42,6 +47,8 @@ export const USAGE = `usage: npm run bench -- [options]
   --profile         --cpu-prof the a2a-kit servers, print their top self-time functions
   --no-pin          do not pin server and load generator to cores with taskset
   --json=FILE       also write the results as JSON
+  --baseline=REF    also measure the a2a-kit of git ref REF (e.g. main, a commit) in the same
+                    rounds, and check the working tree stays within 5 % of it (send, stream)
   --smoke           every scenario, very briefly; checks are printed, never enforced`;
 
 /** Parses argv (`--name=value` or `--name value`). */
@@ -73,6 +80,7 @@ export function parseOptions(argv: readonly string[]): BenchOptions {
     profile: values.has('profile'),
     pin: !values.has('no-pin'),
     json: values.get('json'),
+    baseline: values.get('baseline'),
   };
 }
 
@@ -85,6 +93,7 @@ const KNOWN = new Set([
   'connections',
   'stores',
   'json',
+  'baseline',
 ]);
 
 function list(value: string | undefined): string[] | undefined {

@@ -78,3 +78,23 @@ export function renderChecks(checks: readonly Check[], smoke: boolean): string {
   const lines = checks.map((c) => `${c.pass ? 'PASS' : 'MISS'}  ${c.target}: ${c.measured}`);
   return [head, '', ...lines].join('\n');
 }
+
+/**
+ * The `--baseline` check of one figure (higher is better): ours within 5 % of the baseline's,
+ * or nothing when the run has no baseline.
+ */
+export function baselineCheck(
+  what: string,
+  ours: number,
+  baseline: { label: string; value: number } | undefined,
+  unit: string,
+): Check[] {
+  if (baseline === undefined) return [];
+  return [
+    {
+      target: `${what} within 5 % of ${baseline.label}`,
+      measured: `${ratio(ours / baseline.value)} (${fmt(ours)} vs ${fmt(baseline.value)} ${unit})`,
+      pass: ours / baseline.value >= 0.95,
+    },
+  ];
+}

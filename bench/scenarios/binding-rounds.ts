@@ -31,7 +31,7 @@ export async function bindingRounds<T>(
   const servers = await ctx.startServers(scenario, [
     { name: CEILING, script: 'ceiling' },
     { name: A2AJS, script: 'a2ajs' },
-    ...kitServers(options),
+    ...kitServers(ctx),
   ]);
   try {
     const names = [...servers.keys()];

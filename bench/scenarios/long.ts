@@ -27,7 +27,7 @@ export async function longScenario(ctx: BenchContext): Promise<ScenarioResult> {
   };
   const servers = await ctx.startServers('long', [
     { name: A2AJS, script: 'a2ajs' },
-    ...kitServers(options),
+    ...kitServers(ctx),
   ]);
   try {
     const names = [...servers.keys()];

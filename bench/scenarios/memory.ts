@@ -44,7 +44,7 @@ export async function memoryScenario(ctx: BenchContext): Promise<ScenarioResult>
   const perStream = new Map<string, { heap: number; rss: number }>();
   const servers = await ctx.startServers('memory', [
     { name: A2AJS, script: 'a2ajs', gc: true },
-    ...kitServers(options, true),
+    ...kitServers(ctx, true),
   ]);
   try {
     for (const [name, server] of servers) {

@@ -7,7 +7,15 @@ import type { ProcessStats } from '../ipc.js';
 import { A2A_HEADERS, sendRequest } from '../load/requests.js';
 import type { Child } from '../proc.js';
 import { A2AJS, CEILING, KIT, type BenchContext } from '../context.js';
-import { fmt, median, ratio, type Check, type ScenarioResult, type Section } from '../report.js';
+import {
+  baselineCheck,
+  fmt,
+  median,
+  ratio,
+  type Check,
+  type ScenarioResult,
+  type Section,
+} from '../report.js';
 import { BINDINGS, LABEL, bindingRounds } from './binding-rounds.js';
 import { probeSend } from './probe.js';
 
@@ -37,7 +45,7 @@ export async function sendScenario(ctx: BenchContext): Promise<ScenarioResult> {
       for (const binding of BINDINGS) await probeSend(name, server.url, binding);
     },
   );
-  return report(names, samples, options.connections);
+  return report(names, samples, options.connections, ctx.baseline?.label);
 }
 
 interface Medians {
@@ -62,6 +70,7 @@ function report(
   names: string[],
   samples: Map<string, Sample[]>,
   connections: number,
+  baseline: string | undefined,
 ): ScenarioResult {
   const rows: string[][] = [];
   const checks: Check[] = [];
@@ -111,6 +120,12 @@ function report(
         measured: `${fmt(kit.p99, 2)} ms`,
         pass: kit.p99 < 20,
       },
+      ...baselineCheck(
+        what,
+        kit.rps,
+        baseline === undefined ? undefined : { label: baseline, value: med(baseline).rps },
+        'req/s',
+      ),
     );
   }
   const section: Section = {

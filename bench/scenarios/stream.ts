@@ -6,7 +6,7 @@
 import type { StreamLoadResult, StreamLoadSpec } from '../load/sse-load.js';
 import { A2AJS, CEILING, KIT, type BenchContext } from '../context.js';
 import { BINDINGS, LABEL, bindingRounds } from './binding-rounds.js';
-import { fmt, median, ratio, type Check, type ScenarioResult } from '../report.js';
+import { baselineCheck, fmt, median, ratio, type Check, type ScenarioResult } from '../report.js';
 
 /** Runs the scenario. */
 export async function streamScenario(ctx: BenchContext): Promise<ScenarioResult> {
@@ -65,6 +65,15 @@ export async function streamScenario(ctx: BenchContext): Promise<ScenarioResult>
       measured: `${ratio(kit.streams / base.streams)} (${fmt(kit.streams)} vs ${fmt(base.streams)} streams/s)`,
       pass: kit.streams / base.streams >= 6,
     });
+    const baseline = ctx.baseline?.label;
+    checks.push(
+      ...baselineCheck(
+        `SendStreamingMessage ${LABEL[binding]}`,
+        kit.streams,
+        baseline === undefined ? undefined : { label: baseline, value: med(baseline).streams },
+        'streams/s',
+      ),
+    );
   }
   return {
     sections: [
