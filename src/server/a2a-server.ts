@@ -3,7 +3,6 @@
  * and validate the wire request, then call the operation with a CallContext.
  */
 import { A2AError } from '../core/errors.js';
-import { newId } from '../core/ids.js';
 import { OPERATIONS, type OperationName } from '../core/operations.js';
 import {
   AgentCard,
@@ -17,7 +16,6 @@ import {
   type ListTaskPushNotificationConfigsResponse,
   type ListTasksRequest,
   type ListTasksResponse,
-  type Message,
   type SendMessageRequest,
   type SendMessageResponse,
   type SubscribeToTaskRequest,
@@ -43,11 +41,12 @@ import {
 import type { Agent } from './agent.js';
 import type { CallContext } from './context.js';
 import { activateExtensions } from './extensions.js';
-import { PushConfigs, type PushNotifier } from './push-configs.js';
+import { PushConfigs, pushNotSupported, type PushNotifier } from './push-configs.js';
+import { MessageIntake } from './intake.js';
 import { TaskOwnership, type OwnershipOptions } from './ownership.js';
 import { recoverTask } from './recovery.js';
-import { acceptedInputModes, checkParts } from './media-types.js';
-import { TaskRunner, type StartResult } from './task-runner.js';
+import { acceptedInputModes } from './media-types.js';
+import { TaskRunner } from './task-runner.js';
 import { openTaskStream, type StreamItem, type StreamStart } from './task-stream.js';
 
 export type { StreamItem } from './task-stream.js';
@@ -96,9 +95,7 @@ export class A2AServer {
   private readonly push: PushConfigs | undefined;
   private readonly notifier: PushNotifier | undefined;
   private readonly logger: Pick<Console, 'warn' | 'error'> | undefined;
-  private readonly acceptedModes: string[];
-  private readonly inflight = new Map<string, Promise<StartResult>>();
-  private readonly replies = new Map<string, Message>();
+  private readonly intake: MessageIntake;
 
   constructor(options: A2AServerOptions) {
     this.agent = options.agent;
@@ -114,7 +111,7 @@ export class A2AServer {
     if (!checked.success) {
       throw new Error(`Invalid agent card: ${describeViolations(fieldViolations(checked.error))}`);
     }
-    this.acceptedModes = acceptedInputModes(card);
+    const acceptedModes = acceptedInputModes(card);
     const logger = options.logger === null ? undefined : (options.logger ?? console);
     this.logger = logger;
     const configs = options.push?.configs ?? (hasPushConfigs(this.store) ? this.store : undefined);
@@ -153,6 +150,12 @@ export class A2AServer {
       onAppend,
       logger,
       ownership: this.ownership,
+    });
+    this.intake = new MessageIntake({
+      store: this.store,
+      runner: this.runner,
+      push: this.push,
+      acceptedModes,
     });
     this.ownership?.start();
   }
@@ -196,7 +199,7 @@ export class A2AServer {
   /** SendMessage (spec §3.1.1): blocks until terminal or interrupted unless `returnImmediately`. */
   async sendMessage(params: SendMessageRequest, call: CallContext): Promise<SendMessageResponse> {
     const scope = this.admit(call);
-    const started = await this.startOrAttach(params, call, scope);
+    const started = await this.intake.startOrAttach(params, call, scope);
     if ('message' in started) return { message: started.message };
     const historyLength = params.configuration?.historyLength;
     if (!params.configuration?.returnImmediately) {
@@ -215,7 +218,7 @@ export class A2AServer {
   ): Promise<AsyncIterable<StreamItem>> {
     const scope = this.admit(call);
     this.requireStreaming();
-    const started = await this.startOrAttach(params, call, scope);
+    const started = await this.intake.startOrAttach(params, call, scope);
     // A message-only stream is one event; it gets an id like every SSE event.
     if ('message' in started) return single({ id: '1', event: { message: started.message } });
     // A new task replays its log from the creation snapshot; a resumed one starts with the task
@@ -448,7 +451,7 @@ export class A2AServer {
 
   /** The push-config operations, or PUSH_NOTIFICATION_NOT_SUPPORTED (spec §3.3.4). */
   private pushConfigs(): PushConfigs {
-    return this.push ?? this.pushUnsupported();
+    return this.push ?? pushNotSupported();
   }
 
   /** Hands appended entries to the push notifier; a failing notifier never fails the task. */
@@ -456,154 +459,6 @@ export class A2AServer {
     this.notifier?.notify(scope, taskId, entries).catch((error: unknown) => {
       this.logger?.error(`a2a-kit: push notification of task ${taskId} failed:`, error);
     });
-  }
-
-  private pushUnsupported(): never {
-    throw new A2AError(
-      'PUSH_NOTIFICATION_NOT_SUPPORTED',
-      'This agent does not support push notifications (capabilities.pushNotifications is false)',
-    );
-  }
-
-  /**
-   * Starts a new task, resumes a paused one, or (a retried message with the same messageId)
-   * attaches to the task the first attempt created, so the agent never runs twice.
-   */
-  private startOrAttach(
-    params: SendMessageRequest,
-    call: CallContext,
-    scope: Scope,
-  ): Promise<StartResult> {
-    const { message, configuration } = params;
-    if (configuration?.taskPushNotificationConfig && !this.capabilities.pushNotifications)
-      this.pushUnsupported();
-    const key = `${scope.tenant}\u0000${scope.owner}\u0000${message.messageId}`;
-    // Registered before the first await, so concurrent retries share one attempt.
-    const pending = this.inflight.get(key);
-    if (pending) return pending;
-    const attempt = this.attachOrStart(params, call, scope, key);
-    this.inflight.set(key, attempt);
-    const forget = () => {
-      this.inflight.delete(key);
-    };
-    attempt.then(forget, forget);
-    return attempt;
-  }
-
-  private async attachOrStart(
-    params: SendMessageRequest,
-    call: CallContext,
-    scope: Scope,
-    key: string,
-  ): Promise<StartResult> {
-    const { message } = params;
-    const reply = this.replies.get(key);
-    if (reply) return { message: reply };
-    const known = await this.store.findByMessageId(scope, message.messageId);
-    if (known) {
-      const record = await this.record(scope, known);
-      // A retry must be the same message: another task or context means a reused id (spec §3.4.1:
-      // never answer from a context the client did not ask for).
-      const otherContext = message.contextId && message.contextId !== record.task.contextId;
-      if ((message.taskId && message.taskId !== known) || otherContext) {
-        throw new A2AError(
-          'INVALID_PARAMS',
-          `messageId ${message.messageId} was already used for another ${otherContext ? 'context' : 'task'}: use a new messageId`,
-          {
-            fieldViolations: [
-              { field: 'message.messageId', description: 'already used for another message' },
-            ],
-          },
-        );
-      }
-      return { taskId: known, seq: record.seq, created: false };
-    }
-    checkParts(message.parts, this.acceptedModes);
-    const result = await this.start(params, call, scope);
-    if ('message' in result) this.remember(key, result.message);
-    return result;
-  }
-
-  private async start(
-    params: SendMessageRequest,
-    call: CallContext,
-    scope: Scope,
-  ): Promise<StartResult> {
-    const { message } = params;
-    const inline = params.configuration?.taskPushNotificationConfig;
-    // spec §3.2.2 / proto: an inline config registers a webhook for this request's task before
-    // the agent's first event is recorded, so no update is missed.
-    const register =
-      inline &&
-      ((taskId: string) =>
-        this.pushConfigs()
-          .create(scope, inline, taskId)
-          .then(() => undefined));
-    if (inline) await this.push?.validate(inline.url);
-    const base = {
-      scope,
-      call,
-      message,
-      configuration: params.configuration,
-      metadata: params.metadata,
-      onCreated: register,
-    };
-    if (!message.taskId) {
-      // spec §3.4.1: a missing contextId is generated; a client-chosen new one is accepted.
-      return this.runner.start({
-        ...base,
-        taskId: newId(),
-        contextId: message.contextId || newId(),
-      });
-    }
-    const record = await this.record(scope, message.taskId);
-    const { task } = record;
-    if (message.contextId && message.contextId !== task.contextId) {
-      throw new A2AError(
-        'INVALID_PARAMS',
-        `Task ${task.id} belongs to context ${task.contextId}, not ${message.contextId}`,
-        {
-          fieldViolations: [
-            {
-              field: 'message.contextId',
-              description: 'does not match the context of message.taskId',
-            },
-          ],
-          metadata: { taskId: task.id },
-        },
-      );
-    }
-    const state = task.status.state;
-    if (isTerminal(state)) {
-      throw new A2AError(
-        'UNSUPPORTED_OPERATION',
-        `Task ${task.id} is ${state}: finished tasks never restart; send a new message without taskId (same contextId) to start a follow-up task`,
-        {
-          metadata: { taskId: task.id, state },
-        },
-      );
-    }
-    if (!isSettled(state) || this.runner.isRunning(task.id)) {
-      throw new A2AError(
-        'UNSUPPORTED_OPERATION',
-        `Task ${task.id} is ${state}: send the next message when it asks for input, or cancel it`,
-        {
-          metadata: { taskId: task.id, state },
-        },
-      );
-    }
-    await register?.(task.id);
-    return this.runner.start({
-      ...base,
-      taskId: task.id,
-      contextId: task.contextId ?? newId(),
-      current: record,
-    });
-  }
-
-  private remember(key: string, message: Message): void {
-    this.replies.set(key, message);
-    if (this.replies.size > 1000) this.replies.delete(this.replies.keys().next().value as string);
   }
 
   private follow(

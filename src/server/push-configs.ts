@@ -102,3 +102,11 @@ export class PushConfigs {
     }
   }
 }
+
+/** PUSH_NOTIFICATION_NOT_SUPPORTED (spec §3.3.4): push is not configured on this server. */
+export function pushNotSupported(): never {
+  throw new A2AError(
+    'PUSH_NOTIFICATION_NOT_SUPPORTED',
+    'This agent does not support push notifications (capabilities.pushNotifications is false)',
+  );
+}

@@ -1,0 +1,174 @@
+/**
+ * Message intake: what SendMessage and SendStreamingMessage do with an incoming message before
+ * the agent runs. It starts a new task, resumes a paused one, or attaches a retried message to
+ * the task its first attempt created, so the agent never runs twice for one message.
+ */
+import { A2AError } from '../core/errors.js';
+import { newId } from '../core/ids.js';
+import type { Message, SendMessageRequest } from '../core/schemas/index.js';
+import { isSettled, isTerminal } from '../core/task-state.js';
+import type { Scope, TaskStore } from '../stores/types.js';
+import type { CallContext } from './context.js';
+import { checkParts } from './media-types.js';
+import { pushNotSupported, type PushConfigs } from './push-configs.js';
+import type { StartResult, TaskRunner } from './task-runner.js';
+
+/** What the intake works with. */
+export interface MessageIntakeOptions {
+  store: TaskStore;
+  runner: TaskRunner;
+  /** The push-config operations (undefined when push is not configured). */
+  push: PushConfigs | undefined;
+  /** The media types the agent accepts in message parts. */
+  acceptedModes: string[];
+}
+
+/** Turns incoming messages into executions, once per message. */
+export class MessageIntake {
+  private readonly inflight = new Map<string, Promise<StartResult>>();
+  private readonly replies = new Map<string, Message>();
+
+  constructor(private readonly options: MessageIntakeOptions) {}
+
+  /**
+   * Starts a new task, resumes a paused one, or (a retried message with the same messageId)
+   * attaches to the task the first attempt created, so the agent never runs twice.
+   */
+  startOrAttach(params: SendMessageRequest, call: CallContext, scope: Scope): Promise<StartResult> {
+    const { message, configuration } = params;
+    if (configuration?.taskPushNotificationConfig && !this.options.push) pushNotSupported();
+    const key = `${scope.tenant}\u0000${scope.owner}\u0000${message.messageId}`;
+    // Registered before the first await, so concurrent retries share one attempt.
+    const pending = this.inflight.get(key);
+    if (pending) return pending;
+    const attempt = this.attachOrStart(params, call, scope, key);
+    this.inflight.set(key, attempt);
+    const forget = () => {
+      this.inflight.delete(key);
+    };
+    attempt.then(forget, forget);
+    return attempt;
+  }
+
+  private async attachOrStart(
+    params: SendMessageRequest,
+    call: CallContext,
+    scope: Scope,
+    key: string,
+  ): Promise<StartResult> {
+    const { message } = params;
+    const reply = this.replies.get(key);
+    if (reply) return { message: reply };
+    const known = await this.options.store.findByMessageId(scope, message.messageId);
+    if (known) {
+      const record = await this.record(scope, known);
+      // A retry must be the same message: another task or context means a reused id (spec §3.4.1:
+      // never answer from a context the client did not ask for).
+      const otherContext = message.contextId && message.contextId !== record.task.contextId;
+      if ((message.taskId && message.taskId !== known) || otherContext) {
+        throw new A2AError(
+          'INVALID_PARAMS',
+          `messageId ${message.messageId} was already used for another ${otherContext ? 'context' : 'task'}: use a new messageId`,
+          {
+            fieldViolations: [
+              { field: 'message.messageId', description: 'already used for another message' },
+            ],
+          },
+        );
+      }
+      return { taskId: known, seq: record.seq, created: false };
+    }
+    checkParts(message.parts, this.options.acceptedModes);
+    const result = await this.start(params, call, scope);
+    if ('message' in result) this.remember(key, result.message);
+    return result;
+  }
+
+  private async start(
+    params: SendMessageRequest,
+    call: CallContext,
+    scope: Scope,
+  ): Promise<StartResult> {
+    const { message } = params;
+    const { runner, push } = this.options;
+    const inline = params.configuration?.taskPushNotificationConfig;
+    // spec §3.2.2 / proto: an inline config registers a webhook for this request's task before
+    // the agent's first event is recorded, so no update is missed.
+    const register =
+      inline &&
+      ((taskId: string) =>
+        (push ?? pushNotSupported()).create(scope, inline, taskId).then(() => undefined));
+    if (inline) await push?.validate(inline.url);
+    const base = {
+      scope,
+      call,
+      message,
+      configuration: params.configuration,
+      metadata: params.metadata,
+      onCreated: register,
+    };
+    if (!message.taskId) {
+      // spec §3.4.1: a missing contextId is generated; a client-chosen new one is accepted.
+      return runner.start({
+        ...base,
+        taskId: newId(),
+        contextId: message.contextId || newId(),
+      });
+    }
+    const record = await this.record(scope, message.taskId);
+    const { task } = record;
+    if (message.contextId && message.contextId !== task.contextId) {
+      throw new A2AError(
+        'INVALID_PARAMS',
+        `Task ${task.id} belongs to context ${task.contextId}, not ${message.contextId}`,
+        {
+          fieldViolations: [
+            {
+              field: 'message.contextId',
+              description: 'does not match the context of message.taskId',
+            },
+          ],
+          metadata: { taskId: task.id },
+        },
+      );
+    }
+    const state = task.status.state;
+    if (isTerminal(state)) {
+      throw new A2AError(
+        'UNSUPPORTED_OPERATION',
+        `Task ${task.id} is ${state}: finished tasks never restart; send a new message without taskId (same contextId) to start a follow-up task`,
+        {
+          metadata: { taskId: task.id, state },
+        },
+      );
+    }
+    if (!isSettled(state) || runner.isRunning(task.id)) {
+      throw new A2AError(
+        'UNSUPPORTED_OPERATION',
+        `Task ${task.id} is ${state}: send the next message when it asks for input, or cancel it`,
+        {
+          metadata: { taskId: task.id, state },
+        },
+      );
+    }
+    await register?.(task.id);
+    return runner.start({
+      ...base,
+      taskId: task.id,
+      contextId: task.contextId ?? newId(),
+      current: record,
+    });
+  }
+
+  private remember(key: string, message: Message): void {
+    this.replies.set(key, message);
+    if (this.replies.size > 1000) this.replies.delete(this.replies.keys().next().value as string);
+  }
+
+  private async record(scope: Scope, taskId: string) {
+    const record = await this.options.store.get(scope, taskId);
+    if (!record)
+      throw new A2AError('TASK_NOT_FOUND', `Task ${taskId} not found`, { metadata: { taskId } });
+    return record;
+  }
+}
