@@ -28,7 +28,7 @@ import {
 } from '../../src/security/index.js';
 import type { AgentInterface } from '../../src/core/schemas/index.js';
 import { cardInterfaces } from '../../src/http/handler.js';
-import type { Principal } from '../../src/server/context.js';
+import type { Principal } from '../../src/core/call-context.js';
 import { createAgent, textOf, type Agent } from '../../src/server/index.js';
 
 /** What the deployment provides. */

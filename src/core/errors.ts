@@ -163,3 +163,26 @@ function reverse(column: 'jsonrpc'): Map<number, A2AErrorCode> {
   }
   return map;
 }
+
+/** Called with every unexpected (non-A2AError) failure before it is answered as INTERNAL. */
+export type InternalErrorReporter = (error: unknown) => void;
+
+/**
+ * The A2AError to put on the wire for anything thrown. Spec errors pass through; anything else is
+ * a bug: it is reported to `onError` and answered with a generic INTERNAL error, so internals
+ * never leak to the caller (spec §13.4).
+ */
+export function toA2AError(error: unknown, onError: InternalErrorReporter): A2AError {
+  if (isA2AError(error)) return error;
+  try {
+    onError(error);
+  } catch {
+    // A failing reporter must not turn one error into a crash.
+  }
+  return new A2AError('INTERNAL');
+}
+
+/** Logs unexpected errors to stderr: the default {@link InternalErrorReporter}. */
+export function logInternalError(error: unknown): void {
+  console.error('[a2a-kit] internal error while handling a request:', error);
+}

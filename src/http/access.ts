@@ -16,13 +16,8 @@ import { withCors, type CorsOptions } from '../security/limits/cors.js';
 import type { LimitOptions } from '../security/limits/message-limits.js';
 import { bodyText } from './body.js';
 import { statusResponse } from './errors.js';
-import type {
-  A2AService,
-  BindingContext,
-  HttpHandler,
-  HttpRequest,
-  HttpResponse,
-} from './types.js';
+import type { BindingContext, HttpHandler, HttpRequest, HttpResponse } from './types.js';
+import type { A2AService } from '../core/service.js';
 
 /** The security options of the HTTP handler (see docs/security.md). */
 export interface HandlerSecurityOptions {

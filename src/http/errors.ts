@@ -1,21 +1,6 @@
-/** Error answers of the HTTP layer: the google.rpc.Status body (spec §11.6) and error hygiene. */
-import { A2AError, ERROR_CATALOG, errorDetails, isA2AError } from '../core/errors.js';
-import type { HttpResponse, InternalErrorReporter } from './types.js';
-
-/**
- * The A2AError to put on the wire for anything thrown. Spec errors pass through; anything else is
- * a bug: it is reported to `onError` and answered with a generic INTERNAL error, so internals
- * never leak to the caller (spec §13.4).
- */
-export function toA2AError(error: unknown, onError: InternalErrorReporter): A2AError {
-  if (isA2AError(error)) return error;
-  try {
-    onError(error);
-  } catch {
-    // A failing reporter must not turn one error into a crash.
-  }
-  return new A2AError('INTERNAL');
-}
+/** Error answers of the HTTP layer: the google.rpc.Status body (spec §11.6). */
+import { type A2AError, ERROR_CATALOG, errorDetails } from '../core/errors.js';
+import type { HttpResponse } from './types.js';
 
 /** The google.rpc.Status JSON of an error: `{"error":{code,status,message,details}}` (spec §11.6). */
 export function statusJson(error: A2AError): string {
@@ -41,9 +26,4 @@ export function statusResponse(
     headers: { ...headers, 'content-type': contentType },
     body: statusJson(error),
   };
-}
-
-/** Logs unexpected errors to stderr: the default {@link InternalErrorReporter}. */
-export function logInternalError(error: unknown): void {
-  console.error('[a2a-kit] internal error while handling a request:', error);
 }

@@ -3,9 +3,9 @@
  * Hono and anything else that speaks fetch. Bodies are read with the size limit enforced while
  * reading; SSE replies stream through a ReadableStream that stops the source when cancelled.
  */
-import { A2AError, ERROR_CATALOG } from '../core/errors.js';
+import { A2AError, ERROR_CATALOG, logInternalError, toA2AError } from '../core/errors.js';
 import { DEFAULT_MAX_BODY_BYTES } from './handler.js';
-import { logInternalError, statusJson, toA2AError } from './errors.js';
+import { statusJson } from './errors.js';
 import type { HttpHandler, HttpRequest, HttpResponse } from './types.js';
 
 /** Options of {@link toFetchHandler}. */

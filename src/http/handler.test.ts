@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import type { AgentCard, AgentInterface } from '../core/schemas/index.js';
 import { createA2AHandler, type A2AHandlerOptions } from './handler.js';
-import type { A2AService, HttpRequest, HttpResponse } from './types.js';
-import type { CallContext } from '../server/context.js';
+import type { HttpRequest, HttpResponse } from './types.js';
+import type { A2AService } from '../core/service.js';
+import type { CallContext } from '../core/call-context.js';
 
 function setup(options: A2AHandlerOptions = {}) {
   const invoked: string[] = [];

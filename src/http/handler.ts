@@ -3,24 +3,23 @@
  * routes of one server, reading the service parameters (`A2A-Version`, `A2A-Extensions`) on the
  * way in. Runtime-neutral: adapters in `node/` and `fetch.ts` wrap it.
  */
-import { A2AError } from '../core/errors.js';
+import {
+  A2AError,
+  type InternalErrorReporter,
+  logInternalError,
+  toA2AError,
+} from '../core/errors.js';
 import { PROTOCOL_VERSION } from '../core/interfaces.js';
 import type { AgentInterface } from '../core/schemas/index.js';
-import type { CallContext } from '../server/context.js';
+import type { CallContext } from '../core/call-context.js';
 import { handleJsonRpc } from '../bindings/jsonrpc/server.js';
 import { handleRest } from '../bindings/rest/server.js';
 import { handlerSecurity, type HandlerSecurityOptions } from './access.js';
 import { AGENT_CARD_PATH, createAgentCardEndpoint } from './agent-card.js';
-import { logInternalError, statusResponse, toA2AError } from './errors.js';
+import { statusResponse } from './errors.js';
 import { requestedExtensions, requestedVersion, versionError } from './service-params.js';
-import type {
-  A2AService,
-  BindingContext,
-  HttpHandler,
-  HttpRequest,
-  HttpResponse,
-  InternalErrorReporter,
-} from './types.js';
+import type { BindingContext, HttpHandler, HttpRequest, HttpResponse } from './types.js';
+import type { A2AService } from '../core/service.js';
 
 /** Options of {@link createA2AHandler}. */
 export interface A2AHandlerOptions extends HandlerSecurityOptions {

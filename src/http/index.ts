@@ -7,14 +7,10 @@ export { AGENT_CARD_PATH, createAgentCardEndpoint } from './agent-card.js';
 export type { AgentCardEndpointOptions } from './agent-card.js';
 export { encodeSse, sseFrame, KEEP_ALIVE_FRAME, SSE_HEADERS } from './sse-encode.js';
 export type { SseEncodeOptions } from './sse-encode.js';
-export { statusJson, toA2AError } from './errors.js';
+export { statusJson } from './errors.js';
+export { toA2AError } from '../core/errors.js';
+export type { InternalErrorReporter } from '../core/errors.js';
+export type { HttpHeaders } from '../core/call-context.js';
+export type { A2AService, StreamItem } from '../core/service.js';
 export { SUPPORTED_VERSIONS } from './service-params.js';
-export type {
-  A2AService,
-  HttpHandler,
-  HttpHeaders,
-  HttpRequest,
-  HttpResponse,
-  InternalErrorReporter,
-  StreamItem,
-} from './types.js';
+export type { HttpHandler, HttpRequest, HttpResponse } from './types.js';

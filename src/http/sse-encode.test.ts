@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { StreamResponse } from '../core/schemas/index.js';
 import { KEEP_ALIVE_FRAME, encodeSse, sseFrame } from './sse-encode.js';
-import type { StreamItem } from './types.js';
+import type { StreamItem } from '../core/service.js';
 
 const working: StreamResponse = {
   statusUpdate: { taskId: 't1', contextId: 'c1', status: { state: 'TASK_STATE_WORKING' } },

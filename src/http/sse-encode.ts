@@ -3,7 +3,7 @@
  * StreamResponse, `id:` = the event's log sequence when known, a comment line while idle so
  * proxies keep the connection, and a binding-specific last frame when the stream fails.
  */
-import type { StreamItem } from './types.js';
+import type { StreamItem } from '../core/service.js';
 
 /** Response headers of every SSE reply (`X-Accel-Buffering: no` stops nginx from buffering). */
 export const SSE_HEADERS: Readonly<Record<string, string>> = {

@@ -2,17 +2,9 @@
  * The runtime-neutral HTTP model the A2A handler works on. Adapters (node:http, fetch) translate
  * to and from it; the hot path never builds WHATWG Request/Response objects on Node.
  */
-import type { A2AError } from '../core/errors.js';
-import type { OperationName, StreamingOperationName } from '../core/operations.js';
-import type { AgentCard, AgentInterface } from '../core/schemas/index.js';
-import type { CallContext } from '../server/context.js';
-import type { ClientCertificate } from '../security/auth/types.js';
-import type { StreamItem } from '../server/task-stream.js';
-
-/** Case-insensitive header lookup; callers always pass lower-case names. */
-export interface HttpHeaders {
-  get(name: string): string | null;
-}
+import type { CallContext, ClientCertificate, HttpHeaders } from '../core/call-context.js';
+import type { A2AError, InternalErrorReporter } from '../core/errors.js';
+import type { A2AService } from '../core/service.js';
 
 /** One incoming HTTP request. */
 export interface HttpRequest {
@@ -44,26 +36,6 @@ export interface HttpResponse {
 
 /** The function every adapter wraps. */
 export type HttpHandler = (req: HttpRequest) => Promise<HttpResponse>;
-
-/** One event of a server stream; `id` becomes the SSE `id:` line (the event's log sequence). */
-export type { StreamItem };
-
-/**
- * What the bindings need from the server (A2AServer implements it): unary and streaming dispatch
- * by spec operation name, and the public card for a set of interfaces. Params are validated.
- */
-export interface A2AService {
-  invoke(name: OperationName, params: unknown, call: CallContext): Promise<unknown>;
-  stream(
-    name: StreamingOperationName,
-    params: unknown,
-    call: CallContext,
-  ): Promise<AsyncIterable<StreamItem>>;
-  agentCard(interfaces: AgentInterface[]): AgentCard;
-}
-
-/** Called with every unexpected (non-A2AError) failure before it is answered as INTERNAL. */
-export type InternalErrorReporter = (error: unknown) => void;
 
 /** What the handler passes to a binding for one request. */
 export interface BindingContext {

@@ -5,7 +5,7 @@
 import type { AgentInterface } from '../core/schemas/index.js';
 import type * as GrpcServe from '../bindings/grpc/serve.js';
 import type { GrpcServiceOptions } from '../bindings/grpc/server.js';
-import type { A2AService } from '../http/types.js';
+import type { A2AService } from '../core/service.js';
 
 /** Where serve() runs gRPC. */
 export interface ServeGrpcOptions {

@@ -5,9 +5,10 @@
  */
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
 import { DEFAULT_MAX_BODY_BYTES } from '../http/handler.js';
-import { logInternalError, statusJson, toA2AError } from '../http/errors.js';
-import type { HttpHandler, HttpHeaders, HttpRequest, HttpResponse } from '../http/types.js';
-import type { ClientCertificate } from '../security/auth/types.js';
+import { statusJson } from '../http/errors.js';
+import { logInternalError, toA2AError } from '../core/errors.js';
+import type { HttpHandler, HttpRequest, HttpResponse } from '../http/types.js';
+import type { ClientCertificate, HttpHeaders } from '../core/call-context.js';
 import { peerOf } from './tls.js';
 
 /** Options of {@link toNodeListener}. */

@@ -4,7 +4,8 @@
  * HSTS, and the gRPC options that authenticate and limit like HTTP.
  */
 import { cardInterfaces, createA2AHandler, type A2AHandlerOptions } from '../http/handler.js';
-import type { A2AService, HttpHandler } from '../http/types.js';
+import type { HttpHandler } from '../http/types.js';
+import type { A2AService } from '../core/service.js';
 import { AccessControl } from '../security/limits/access-control.js';
 import { grpcAuthenticate } from '../security/limits/grpc-gate.js';
 import type { GrpcServiceOptions } from '../bindings/grpc/server.js';

@@ -8,7 +8,7 @@ import type { IncomingMessage } from 'node:http';
 import type { TLSSocket } from 'node:tls';
 import type { HttpHandler } from '../http/types.js';
 import { clientCertificateOf } from '../security/auth/certificate.js';
-import type { ClientCertificate } from '../security/auth/types.js';
+import type { ClientCertificate } from '../core/call-context.js';
 
 /** PEM text or bytes. */
 export type Pem = string | Uint8Array;

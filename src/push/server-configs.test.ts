@@ -6,7 +6,7 @@ import { userMessage } from '../core/parts.js';
 import { parseParams } from '../core/validate.js';
 import { createAgent } from '../server/agent.js';
 import { A2AServer } from '../server/a2a-server.js';
-import type { CallContext } from '../server/context.js';
+import type { CallContext } from '../core/call-context.js';
 import { MemoryTaskStore } from '../stores/memory/task-store.js';
 import { SqliteTaskStore } from '../stores/sqlite/task-store.js';
 import type { PushConfigStore, TaskStore } from '../stores/types.js';

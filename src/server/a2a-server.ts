@@ -39,7 +39,7 @@ import {
   type TaskStore,
 } from '../stores/types.js';
 import type { Agent } from './agent.js';
-import type { CallContext } from './context.js';
+import type { CallContext } from '../core/call-context.js';
 import { activateExtensions } from './extensions.js';
 import { PushConfigs, pushNotSupported, type PushNotifier } from './push-configs.js';
 import { MessageIntake } from './intake.js';
@@ -47,9 +47,10 @@ import { TaskOwnership, type OwnershipOptions } from './ownership.js';
 import { recoverTask } from './recovery.js';
 import { acceptedInputModes } from './media-types.js';
 import { TaskRunner } from './task-runner.js';
-import { openTaskStream, type StreamItem, type StreamStart } from './task-stream.js';
+import { openTaskStream, type StreamStart } from './task-stream.js';
+import type { StreamItem } from '../core/service.js';
 
-export type { StreamItem } from './task-stream.js';
+export type { StreamItem } from '../core/service.js';
 
 /** Options of {@link A2AServer}. */
 export interface A2AServerOptions {

@@ -7,7 +7,7 @@ import type {
   TaskArtifactUpdateEvent,
   TaskStatusUpdateEvent,
 } from '../core/schemas/index.js';
-import type { CallContext } from './context.js';
+import type { CallContext } from '../core/call-context.js';
 import type { TaskHandle } from './task-handle.js';
 
 /** What `execute` yields: a reply Message (no task), a status change, or an artifact chunk. */

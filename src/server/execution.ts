@@ -7,7 +7,7 @@ import type { Message, Task, TaskState } from '../core/schemas/index.js';
 import { isSettled } from '../core/task-state.js';
 import type { Scope } from '../stores/types.js';
 import type { ExecutionContext } from './agent.js';
-import type { CallContext } from './context.js';
+import type { CallContext } from '../core/call-context.js';
 import type { TaskHandle } from './task-handle.js';
 import type { StartOptions } from './task-runner.js';
 

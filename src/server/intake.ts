@@ -8,7 +8,7 @@ import { newId } from '../core/ids.js';
 import type { Message, SendMessageRequest } from '../core/schemas/index.js';
 import { isSettled, isTerminal } from '../core/task-state.js';
 import type { Scope, TaskStore } from '../stores/types.js';
-import type { CallContext } from './context.js';
+import type { CallContext } from '../core/call-context.js';
 import { checkParts } from './media-types.js';
 import { pushNotSupported, type PushConfigs } from './push-configs.js';
 import type { StartResult, TaskRunner } from './task-runner.js';

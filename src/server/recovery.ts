@@ -14,7 +14,7 @@ import {
   type TaskStore,
 } from '../stores/types.js';
 import type { Agent } from './agent.js';
-import type { CallContext } from './context.js';
+import type { CallContext } from '../core/call-context.js';
 import { TaskHandle } from './task-handle.js';
 import type { TaskRunner } from './task-runner.js';
 

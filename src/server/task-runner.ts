@@ -14,7 +14,7 @@ import { canTransition, isInterrupted, isSettled, isTerminal } from '../core/tas
 import type { EventBus, LogEntry, Scope, TaskStore } from '../stores/types.js';
 import { ConcurrencyError } from '../stores/types.js';
 import type { Agent, AgentEvent, ExecutionContext } from './agent.js';
-import type { CallContext } from './context.js';
+import type { CallContext } from '../core/call-context.js';
 import { MAX_BATCH, next, nextIfReady, type Step } from './agent-steps.js';
 import { RESOLVED, RunContext, abortExecution, whenSettled, type Execution } from './execution.js';
 import { busyElsewhere, reportConflict, type TaskOwnership } from './ownership.js';

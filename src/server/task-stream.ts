@@ -4,15 +4,10 @@
  * bound: past `maxBuffered` live entries it drops them and catches up from the store's log.
  */
 import { A2AError } from '../core/errors.js';
+import type { StreamItem } from '../core/service.js';
 import type { StreamResponse, TaskState } from '../core/schemas/index.js';
 import { taskView } from '../core/task-state.js';
 import type { EventBus, LogEntry, Scope, TaskStore } from '../stores/types.js';
-
-/** One event of a stream with its SSE id (the log sequence number). */
-export interface StreamItem {
-  id?: string;
-  event: StreamResponse;
-}
 
 /** Where a stream starts. */
 export type StreamStart =

@@ -7,7 +7,8 @@ import type { Pool } from 'pg';
 import { afterEach, expect, it, vi } from 'vitest';
 import type { StreamResponse } from '../../src/core/schemas/index.js';
 import { isTerminal } from '../../src/core/task-state.js';
-import { openTaskStream, type StreamItem } from '../../src/server/task-stream.js';
+import { openTaskStream } from '../../src/server/task-stream.js';
+import { type StreamItem } from '../../src/core/service.js';
 import {
   MIGRATIONS,
   PostgresEventBus,

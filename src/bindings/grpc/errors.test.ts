@@ -1,7 +1,7 @@
 import { Client, credentials, Metadata, type ServiceError } from '@grpc/grpc-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { userMessage } from '../../core/parts.js';
-import type { A2AService } from '../../http/types.js';
+import type { A2AService } from '../../core/service.js';
 import { createAgent } from '../../server/agent.js';
 import { A2AServer } from '../../server/a2a-server.js';
 import type { OperationName } from '../../core/operations.js';

@@ -2,7 +2,7 @@
 import { Server, ServerCredentials, type ChannelOptions } from '@grpc/grpc-js';
 import { PROTOCOL_VERSION } from '../../core/interfaces.js';
 import type { AgentInterface } from '../../core/schemas/index.js';
-import type { A2AService } from '../../http/types.js';
+import type { A2AService } from '../../core/service.js';
 import { createGrpcService, type GrpcServiceOptions } from './server.js';
 import { GRPC_BINDING } from './wire.js';
 

@@ -13,17 +13,21 @@ import {
   type ServiceDefinition,
   type UntypedServiceImplementation,
 } from '@grpc/grpc-js';
-import type { A2AError } from '../../core/errors.js';
 import {
   OPERATIONS,
   type OperationName,
   type StreamingOperationName,
 } from '../../core/operations.js';
 import { parseParams } from '../../core/validate.js';
-import { logInternalError, toA2AError } from '../../http/errors.js';
-import type { A2AService, InternalErrorReporter } from '../../http/types.js';
+import {
+  type A2AError,
+  type InternalErrorReporter,
+  logInternalError,
+  toA2AError,
+} from '../../core/errors.js';
+import type { A2AService } from '../../core/service.js';
 import type { PeerCertificateLike as PeerCertificate } from '../../security/auth/certificate.js';
-import type { CallContext, Principal } from '../../server/context.js';
+import type { CallContext, Principal } from '../../core/call-context.js';
 import { fromProto, toProto } from './convert.js';
 import { proto, type ProtoObject } from './proto.js';
 import { replyMetadata, requestedExtensions, versionError } from './service-params.js';

@@ -14,7 +14,7 @@
  * - Every JSON-RPC answer, error or not, is HTTP 200 (the spec sets no status; SDKs use 200).
  * - The request Content-Type is not enforced: the body is parsed as JSON whatever it says.
  */
-import { A2AError, ERROR_CATALOG, errorDetails } from '../../core/errors.js';
+import { A2AError, ERROR_CATALOG, errorDetails, toA2AError } from '../../core/errors.js';
 import {
   OPERATIONS,
   isOperationName,
@@ -23,7 +23,6 @@ import {
 } from '../../core/operations.js';
 import { parseParams } from '../../core/validate.js';
 import { bodyText } from '../../http/body.js';
-import { toA2AError } from '../../http/errors.js';
 import { addExtensionsHeader } from '../../http/service-params.js';
 import { SSE_HEADERS, encodeSse, sseFrame } from '../../http/sse-encode.js';
 import type { BindingContext, HttpRequest, HttpResponse } from '../../http/types.js';

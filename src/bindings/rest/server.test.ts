@@ -3,8 +3,9 @@ import { A2AError } from '../../core/errors.js';
 import type { OperationName } from '../../core/operations.js';
 import type { AgentCard } from '../../core/schemas/index.js';
 import { createA2AHandler } from '../../http/handler.js';
-import type { A2AService, HttpResponse, StreamItem } from '../../http/types.js';
-import type { CallContext } from '../../server/context.js';
+import type { HttpResponse } from '../../http/types.js';
+import type { A2AService, StreamItem } from '../../core/service.js';
+import type { CallContext } from '../../core/call-context.js';
 
 interface Call {
   name: OperationName;

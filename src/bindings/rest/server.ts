@@ -4,7 +4,7 @@
  * with status 200, errors = google.rpc.Status with the catalog's HTTP status (spec §11.6),
  * streaming = SSE whose `data` is the bare StreamResponse (spec §11.7).
  */
-import { A2AError } from '../../core/errors.js';
+import { A2AError, toA2AError } from '../../core/errors.js';
 import {
   OPERATIONS,
   type OperationName,
@@ -12,7 +12,7 @@ import {
 } from '../../core/operations.js';
 import { parseParams } from '../../core/validate.js';
 import { bodyText } from '../../http/body.js';
-import { statusJson, statusResponse, toA2AError } from '../../http/errors.js';
+import { statusJson, statusResponse } from '../../http/errors.js';
 import { addExtensionsHeader } from '../../http/service-params.js';
 import { SSE_HEADERS, encodeSse } from '../../http/sse-encode.js';
 import type { BindingContext, HttpRequest, HttpResponse } from '../../http/types.js';

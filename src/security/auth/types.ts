@@ -2,29 +2,12 @@
  * The authentication model: what an authenticator sees of a request (the same for every binding),
  * and what it answers: a principal, nobody (anonymous), or a refusal that says what is missing.
  */
-import type { HttpHeaders } from '../../http/types.js';
-import type { Principal } from '../../server/context.js';
+import type { ClientCertificate, HttpHeaders, Principal } from '../../core/call-context.js';
 
-export type { Principal };
+export type { ClientCertificate, Principal };
 
 /** The binding a request came in on. */
 export type AuthBinding = 'JSONRPC' | 'HTTP+JSON' | 'GRPC';
-
-/** The TLS client certificate of a request (mutual TLS), as the server's TLS layer saw it. */
-export interface ClientCertificate {
-  /** Subject attributes (`CN`, `O`, `OU`, …); a repeated attribute keeps its first value. */
-  readonly subject: Readonly<Record<string, string>>;
-  /** The subject as one string, `CN=alice,O=Example` (attribute order as in the certificate). */
-  readonly subjectName: string;
-  /** The issuer as one string, like `subjectName`. */
-  readonly issuerName: string;
-  /** SHA-256 fingerprint, colon-separated hex (as node:tls reports it). */
-  readonly fingerprint256: string;
-  /** True when the chain verified against the server's trusted CAs. */
-  readonly authorized: boolean;
-  /** Why it did not verify (node:tls `authorizationError`), when it did not. */
-  readonly authorizationError?: string | undefined;
-}
 
 /** Everything an authenticator may look at; identity lives in the transport (spec §7.3). */
 export interface AuthRequest {

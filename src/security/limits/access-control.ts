@@ -7,8 +7,8 @@
 import { A2AError } from '../../core/errors.js';
 import type { OperationName, StreamingOperationName } from '../../core/operations.js';
 import type { SendMessageRequest } from '../../core/schemas/index.js';
-import type { A2AService, StreamItem } from '../../http/types.js';
-import type { CallContext } from '../../server/context.js';
+import type { A2AService, StreamItem } from '../../core/service.js';
+import type { CallContext } from '../../core/call-context.js';
 import type { SecurityDeclarations } from '../auth/card-authenticator.js';
 import {
   createServerAuthentication,

@@ -4,8 +4,7 @@
  * certificate, so gRPC callers are authenticated and limited exactly like HTTP ones (spec §7.4:
  * all bindings support the same schemes).
  */
-import type { HttpHeaders } from '../../http/types.js';
-import type { CallContext, Principal } from '../../server/context.js';
+import type { CallContext, HttpHeaders, Principal } from '../../core/call-context.js';
 import { clientCertificateOf, type PeerCertificateLike } from '../auth/certificate.js';
 import type { AuthRequest } from '../auth/types.js';
 import type { AccessControl } from './access-control.js';

@@ -1,0 +1,48 @@
+/**
+ * The per-call context every operation receives from its binding, and the transport facts it is
+ * built from (headers, the TLS client certificate).
+ */
+
+/** Case-insensitive header lookup; callers always pass lower-case names. */
+export interface HttpHeaders {
+  get(name: string): string | null;
+}
+
+/** The TLS client certificate of a request (mutual TLS), as the server's TLS layer saw it. */
+export interface ClientCertificate {
+  /** Subject attributes (`CN`, `O`, `OU`, …); a repeated attribute keeps its first value. */
+  readonly subject: Readonly<Record<string, string>>;
+  /** The subject as one string, `CN=alice,O=Example` (attribute order as in the certificate). */
+  readonly subjectName: string;
+  /** The issuer as one string, like `subjectName`. */
+  readonly issuerName: string;
+  /** SHA-256 fingerprint, colon-separated hex (as node:tls reports it). */
+  readonly fingerprint256: string;
+  /** True when the chain verified against the server's trusted CAs. */
+  readonly authorized: boolean;
+  /** Why it did not verify (node:tls `authorizationError`), when it did not. */
+  readonly authorizationError?: string | undefined;
+}
+
+/** The authenticated caller (filled by authentication; anonymous when absent). */
+export interface Principal {
+  /** Stable identifier: tasks and push configs belong to it. */
+  readonly id: string;
+  readonly [claim: string]: unknown;
+}
+
+/** What a binding knows about one call, beyond its parameters. */
+export interface CallContext {
+  /** The tenant of the request (REST `/{tenant}` prefix, or the `tenant` field). */
+  tenant?: string | undefined;
+  /** The authenticated caller, if any. */
+  principal?: Principal | undefined;
+  /** Extension URIs the client asked to activate (`A2A-Extensions`). */
+  requestedExtensions?: readonly string[] | undefined;
+  /** Filled by the server: the extensions it activated, for the `A2A-Extensions` reply header. */
+  activatedExtensions?: string[] | undefined;
+  /** SSE `Last-Event-ID` of a reconnecting stream (SubscribeToTask). */
+  lastEventId?: string | undefined;
+  /** Aborted when the caller goes away; never cancels a task (spec §3.5.2). */
+  signal?: AbortSignal | undefined;
+}

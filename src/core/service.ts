@@ -1,0 +1,27 @@
+/**
+ * What the bindings need from the server (A2AServer implements it), and the one event type of a
+ * server stream.
+ */
+import type { CallContext } from './call-context.js';
+import type { OperationName, StreamingOperationName } from './operations.js';
+import type { AgentCard, AgentInterface, StreamResponse } from './schemas/index.js';
+
+/** One event of a stream with its SSE id (the log sequence number); `id` becomes the SSE `id:` line. */
+export interface StreamItem {
+  id?: string;
+  event: StreamResponse;
+}
+
+/**
+ * Unary and streaming dispatch by spec operation name, and the public card for a set of
+ * interfaces. Params are validated.
+ */
+export interface A2AService {
+  invoke(name: OperationName, params: unknown, call: CallContext): Promise<unknown>;
+  stream(
+    name: StreamingOperationName,
+    params: unknown,
+    call: CallContext,
+  ): Promise<AsyncIterable<StreamItem>>;
+  agentCard(interfaces: AgentInterface[]): AgentCard;
+}
