@@ -1,6 +1,28 @@
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
+/**
+ * `a2a-kit/<subpath>` → the source file behind that subpath, so examples and docs snippets import
+ * the package by name (as a user does) and run without a build. Derived from package.json
+ * "exports" (`./dist/src/node/index.js` → `src/node/index.ts`), so a new entry point needs no
+ * edit here. tsc and ESLint need nothing: TypeScript resolves the package's own name through
+ * "exports" and maps the dist/ output back to its source (outDir/rootDir). After `npm run build`,
+ * node resolves the same self-reference to dist/.
+ */
+const pkg = JSON.parse(readFileSync(new URL('package.json', import.meta.url), 'utf8')) as {
+  name: string;
+  exports: Record<string, { import: string }>;
+};
+export const selfAlias = Object.entries(pkg.exports).map(([subpath, target]) => ({
+  find: new RegExp(`^${pkg.name}${subpath.slice(1).replace(/[/.]/g, '\\$&')}$`),
+  replacement: fileURLToPath(
+    new URL(target.import.replace(/^\.\/dist\//, './').replace(/\.js$/, '.ts'), import.meta.url),
+  ),
+}));
+
 export default defineConfig({
+  resolve: { alias: selfAlias },
   test: {
     include: [
       'src/**/*.test.ts',

@@ -1,12 +1,7 @@
 /** The secure-agent example, run: a verified card, user tokens, a service key, a guarded skill. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  A2AClient,
-  AgentCardResolver,
-  TransportError,
-  userMessage,
-} from '../../src/client/index.js';
-import type { ServeResult } from '../../src/node/index.js';
+import { A2AClient, AgentCardResolver, TransportError, userMessage } from 'a2a-kit/client';
+import type { ServeResult } from 'a2a-kit/node';
 import { startIssuer, type TestIssuer } from '../../test/security/fixtures/issuer.js';
 import { startSecureAgent } from './server.js';
 

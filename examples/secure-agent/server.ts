@@ -13,23 +13,18 @@
  */
 import { readFileSync, realpathSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
-import {
-  serve,
-  type ServeOptions,
-  type ServeResult,
-  type TlsOptions,
-} from '../../src/node/index.js';
+import { serve, type ServeOptions, type ServeResult, type TlsOptions } from 'a2a-kit/node';
 import {
   generateSigningKey,
   scopesOf,
   skillFromMetadata,
   staticSecrets,
   type SigningKey,
-} from '../../src/security/index.js';
-import type { AgentInterface } from '../../src/core/schemas/index.js';
+} from 'a2a-kit/security';
+import type { AgentInterface } from 'a2a-kit';
+import { createAgent, textOf, type Agent, type Principal } from 'a2a-kit/server';
+// Still internal: replaced by the served card passed to `extendedCard` (next change).
 import { cardInterfaces } from '../../src/http/handler.js';
-import type { Principal } from '../../src/core/call-context.js';
-import { createAgent, textOf, type Agent } from '../../src/server/index.js';
 
 /** What the deployment provides. */
 export interface SecureAgentSettings {

@@ -1,6 +1,6 @@
 /** `a2a --binding GRPC`: every task verb over the demo agent's gRPC interface, text and json. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startDemo } from '../../examples/demo-agent/main.js';
+import { startDemo } from '../../src/demo/main.js';
 import type { ServeResult } from '../../src/node/index.js';
 import type { AgentCard, ListTasksResponse, SendMessageResponse, Task } from '../../src/index.js';
 import { cli, cliJson, jsonLines, startDemoAgent, taskIdIn } from './harness.js';

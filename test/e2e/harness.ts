@@ -1,7 +1,7 @@
 /** Runs the `a2a` CLI in-process (its `run()`), capturing output, against the demo agent. */
 import { createServer } from 'node:net';
 import { run } from '../../src/cli/main.js';
-import { startDemo } from '../../examples/demo-agent/main.js';
+import { startDemo } from '../../src/demo/main.js';
 import type { ServeResult } from '../../src/node/index.js';
 
 /** What one CLI run printed and returned. */

@@ -56,11 +56,10 @@ const statusStates = (log: { event: StreamResponse }[]) =>
 
 describePostgres('crash of one of two PostgreSQL-backed instances', () => {
   it('cancels from B a task running on A, and fails A’s task on B once A is killed', async () => {
-    const [a, b] = (await pair(
-      'examples/demo-agent/main.js',
-      ['--port', '0', '--no-grpc'],
-      demoSchema,
-    )) as [ServerProcess, ServerProcess];
+    const [a, b] = (await pair('src/demo/main.js', ['--port', '0', '--no-grpc'], demoSchema)) as [
+      ServerProcess,
+      ServerProcess,
+    ];
     const store = await reader(demoSchema);
 
     // CancelTask received by B stops the work where it runs (A): nothing follows CANCELED.

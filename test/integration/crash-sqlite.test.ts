@@ -18,7 +18,7 @@ import { startServer } from './processes.js';
 const dir = mkdtempSync(join(tmpdir(), 'a2a-kit-crash-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 const scope = { tenant: '', owner: '' };
-const DEMO = 'examples/demo-agent/main.js';
+const DEMO = 'src/demo/main.js';
 
 describe('crash of a SQLite-backed server (kill -9 under load)', () => {
   it('keeps every task and acknowledged event, fails what was running, continues what was paused', async () => {

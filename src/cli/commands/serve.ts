@@ -1,5 +1,5 @@
 /** `a2a serve`: runs the demo agent in this process until Ctrl+C. */
-import type * as DemoMain from '../../../examples/demo-agent/main.js';
+import type * as DemoMain from '../../demo/main.js';
 import { GrpcListenError } from '../../node/grpc.js';
 import { DEFAULT_STORE_PATH, storeSettingsFromEnv } from '../../stores/open.js';
 import { EXAMPLE_URL, type Command } from '../command.js';
@@ -7,16 +7,9 @@ import { CliError, EXIT } from '../exit-codes.js';
 import { booleanFlag, intFlag, stringFlag } from '../options.js';
 import { noExtraArgs } from '../task-helpers.js';
 
-/** Loads the demo agent (shipped next to the CLI in dist/examples). */
-export async function loadDemoAgent(): Promise<typeof DemoMain> {
-  try {
-    return await import('../../../examples/demo-agent/main.js');
-  } catch (error) {
-    throw new CliError(
-      EXIT.USAGE,
-      `the demo agent is not available in this installation: ${error instanceof Error ? error.message : String(error)}`,
-    );
-  }
+/** Loads the demo agent (src/demo), only for the verbs that run it. */
+export function loadDemoAgent(): Promise<typeof DemoMain> {
+  return import('../../demo/main.js');
 }
 
 /** Resolves when `signal` fires. */

@@ -28,7 +28,7 @@ export async function demoGrpc(
 
 async function grpcInstalled(): Promise<boolean> {
   try {
-    await import('../../src/bindings/grpc/serve.js');
+    await import('../bindings/grpc/serve.js');
     return true;
   } catch {
     return false;

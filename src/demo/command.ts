@@ -1,6 +1,6 @@
 /** Reading the demo command out of a user message, plus small helpers the behaviours share. */
-import { dataOf, textOf } from '../../src/server/index.js';
-import type { Message } from '../../src/index.js';
+import { dataOf, textOf } from '../server/index.js';
+import type { Message } from '../index.js';
 
 /** A command word and the rest of the text after it. */
 export interface Command {

@@ -1,5 +1,5 @@
 /** The demo agent's behaviours: one small async generator per command. */
-import type { AgentEvent, ExecutionContext } from '../../src/server/index.js';
+import type { AgentEvent, ExecutionContext } from '../server/index.js';
 import { intArg, sleep, type Command } from './command.js';
 
 /** How fast the timed behaviours go (tests speed them up). */

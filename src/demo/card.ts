@@ -1,5 +1,5 @@
 /** The demo agent's card: one skill per behaviour, so the card advertises exactly what it does. */
-import type { AgentCardConfig } from '../../src/server/index.js';
+import type { AgentCardConfig } from '../server/index.js';
 
 const TEXT = 'text/plain';
 const JSON_TYPE = 'application/json';

@@ -2,7 +2,7 @@
  * The demo agent `npm start` serves. The first word of the user's text (or the `command` of a data
  * part) picks a behaviour; a message on a paused task continues the behaviour that paused it.
  */
-import { createAgent, type Agent } from '../../src/server/index.js';
+import { createAgent, type Agent } from '../server/index.js';
 import {
   auth,
   authorized,

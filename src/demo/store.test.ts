@@ -3,8 +3,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
-import { textOf, userMessage } from '../../src/server/index.js';
-import { NOT_RESUMED_TEXT } from '../../src/server/recovery.js';
+import { textOf, userMessage } from '../server/index.js';
+import { NOT_RESUMED_TEXT } from '../server/recovery.js';
 import { parseDemoArgs, startDemo } from './main.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'a2a-kit-demo-store-'));

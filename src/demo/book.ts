@@ -1,6 +1,6 @@
 /** `book`: the multi-turn flow. Asks for a date (INPUT_REQUIRED), then confirms the booking. */
-import { newId } from '../../src/index.js';
-import type { Message, Part } from '../../src/index.js';
+import { newId } from '../index.js';
+import type { Message, Part } from '../index.js';
 import {
   dataOf,
   dataPart,
@@ -8,7 +8,7 @@ import {
   textPart,
   type AgentEvent,
   type ExecutionContext,
-} from '../../src/server/index.js';
+} from '../server/index.js';
 import { isRecord } from './command.js';
 
 /** The question the agent asks while the task waits for input. */

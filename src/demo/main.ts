@@ -1,20 +1,20 @@
 /**
  * `npm start`: serves the demo agent over JSON-RPC, HTTP+JSON and gRPC.
- * Usage: node dist/examples/demo-agent/main.js [--port N] [--host H] [--public-url URL]
+ * Usage: node dist/src/demo/main.js [--port N] [--host H] [--public-url URL]
  *        [--grpc-port N] [--no-grpc] [--store PATH|memory|postgres://…]
  * Tasks persist in a SQLite file (.a2a/tasks.db) unless --store (or A2A_STORE) says otherwise.
  */
 import { realpathSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
-import { GrpcListenError, serve, type ServeResult } from '../../src/node/index.js';
+import { GrpcListenError, serve, type ServeResult } from '../node/index.js';
 import { demoAgent } from './agent.js';
 import {
   DEFAULT_STORE_PATH,
   openStore,
   storeSettingsFromEnv,
   type StoreSettings,
-} from '../../src/stores/open.js';
+} from '../stores/open.js';
 import { demoGrpc, type DemoGrpcOptions } from './grpc.js';
 
 /** Options of {@link startDemo}. */

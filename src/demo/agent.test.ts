@@ -1,6 +1,6 @@
 /** Every demo behaviour, in process through A2AServer (the HTTP bindings are tested elsewhere). */
 import { afterEach, describe, expect, it } from 'vitest';
-import type { Part, SendMessageRequest, StreamResponse, Task, TaskState } from '../../src/index.js';
+import type { Part, SendMessageRequest, StreamResponse, Task, TaskState } from '../index.js';
 import {
   A2AServer,
   dataPart,
@@ -10,7 +10,7 @@ import {
   type Agent,
   type CallContext,
   type StreamItem,
-} from '../../src/server/index.js';
+} from '../server/index.js';
 import { createDemoAgent, demoAgent, demoCard } from './agent.js';
 import { FAIL_DETAIL, storyChunks } from './behaviours.js';
 import { DATE_QUESTION, type Booking } from './book.js';
