@@ -4,13 +4,15 @@
  * with the idle timeout and the event size limit. A binding only says how its request looks and
  * how its replies read.
  */
-import type {
-  OperationName,
-  OperationParams,
-  StreamingOperationName,
-} from '../core/operations.js';
+import type { OperationName, OperationParams, StreamingOperationName } from '../core/operations.js';
 import type { StreamResponse } from '../core/schemas/index.js';
-import { buildHeaders, mediaType, openExchange, withQuery, type HttpExchange } from './http-exchange.js';
+import {
+  buildHeaders,
+  mediaType,
+  openExchange,
+  withQuery,
+  type HttpExchange,
+} from './http-exchange.js';
 import { parseSse, type SseEvent } from './sse-parse.js';
 import {
   BaseTransport,
