@@ -4,8 +4,8 @@
  */
 import { readFile } from 'node:fs/promises';
 import { cardUrl } from '../client/card-resolver.js';
-import { TransportError } from '../client/errors.js';
-import { badStatus, buildHeaders, openExchange, snippet } from '../client/http-exchange.js';
+import { TransportError } from '../transport/errors.js';
+import { badStatus, buildHeaders, openExchange, snippet } from '../transport/http-exchange.js';
 import type { ErrorContext } from './describe-error.js';
 import { CliError, EXIT, UsageError } from './exit-codes.js';
 import type { GlobalOptions } from './options.js';

@@ -2,12 +2,8 @@
  * From the global flags to a connected {@link A2AClient}: the agent URL checked, the card
  * fetched, credentials chosen from the card's security schemes, the binding forced if asked.
  */
-import {
-  A2AClient,
-  DEFAULT_BINDINGS,
-  DEFAULT_TRANSPORTS,
-  type TransportFactory,
-} from '../client/client.js';
+import { A2AClient, type TransportFactory } from '../client/client.js';
+import { DEFAULT_BINDINGS, DEFAULT_TRANSPORTS } from '../client/default-transports.js';
 import { AgentCardResolver } from '../client/card-resolver.js';
 import { apiKey, bearerToken, credentialsForCard } from '../client/credentials.js';
 import type { Interceptor } from '../client/interceptors.js';

@@ -7,7 +7,7 @@ import { PROTOCOL_VERSION, majorMinor } from '../core/interfaces.js';
 import type { AgentCard } from '../core/schemas/index.js';
 import { WELL_KNOWN_CARD_PATH } from '../client/card-resolver.js';
 import { describeSecuritySchemes } from '../client/credentials.js';
-import { IncompatibleAgentError, TransportError } from '../client/errors.js';
+import { IncompatibleAgentError, TransportError } from '../transport/errors.js';
 import { CliError, EXIT, type ExitCode } from './exit-codes.js';
 
 /** What the CLI knows when a call fails. */

@@ -10,7 +10,7 @@ import {
 } from '../../test/support/wire-server.js';
 import { AgentCardResolver, cardUrl } from './card-resolver.js';
 import { freshness } from './card-cache.js';
-import { TransportError } from './errors.js';
+import { TransportError } from '../transport/errors.js';
 
 const CARD = card([
   { url: 'http://127.0.0.1:1/a2a', protocolBinding: 'JSONRPC', protocolVersion: '1.0' },

@@ -7,7 +7,7 @@
 import { AgentCard } from '../core/schemas/index.js';
 import { describeViolations, fieldViolations } from '../core/validate.js';
 import { CardCache, freshness, type CachedCard } from './card-cache.js';
-import { TransportError } from './errors.js';
+import { TransportError } from '../transport/errors.js';
 import {
   badStatus,
   buildHeaders,
@@ -15,7 +15,7 @@ import {
   mediaType,
   openExchange,
   snippet,
-} from './http-exchange.js';
+} from '../transport/http-exchange.js';
 import { isLegacyCard, upgradeLegacyCard } from './legacy-card.js';
 
 /** The well-known card path (spec §8.2, RFC 8615). */

@@ -12,7 +12,7 @@ import { sendJson, type WireHandler } from '../../test/support/wire-server.js';
 import { A2AError } from '../core/errors.js';
 import { userMessage } from '../core/parts.js';
 import { A2AClient, type A2AClientOptions } from './client.js';
-import { TransportError } from './errors.js';
+import { TransportError } from '../transport/errors.js';
 import type { ClientCall, Interceptor } from './interceptors.js';
 
 const noSleep = { sleep: async () => undefined } satisfies A2AClientOptions;

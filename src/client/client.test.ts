@@ -23,7 +23,7 @@ import { userMessage } from '../core/parts.js';
 import type { AgentCard, AgentInterface } from '../core/schemas/index.js';
 import { AgentCardResolver } from './card-resolver.js';
 import { A2AClient } from './client.js';
-import { IncompatibleAgentError } from './errors.js';
+import { IncompatibleAgentError } from '../transport/errors.js';
 
 describe('A2AClient.connect', () => {
   it('fetches the card and uses the first interface it speaks, in card order [21][22][23]', async () => {

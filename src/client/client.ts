@@ -6,8 +6,6 @@
 import { A2AError } from '../core/errors.js';
 import type { OperationParams, StreamingOperationName } from '../core/operations.js';
 import type { AgentCard, AgentInterface } from '../core/schemas/index.js';
-import { JsonRpcTransport } from '../bindings/jsonrpc/client.js';
-import { RestTransport } from '../bindings/rest/client.js';
 import { verifyAgentCard, type VerifyAgentCardOptions } from '../security/card-signing.js';
 import { parseAgentCard, sharedCardResolver, type AgentCardResolver } from './card-resolver.js';
 import {
@@ -19,7 +17,7 @@ import {
 } from './interceptors.js';
 import { withRetry, type RetryEnvironment, type RetryOptions } from './retry.js';
 import { InterfacePool, type TransportFactory } from './interface-pool.js';
-import { lazyGrpcTransport } from './lazy-grpc.js';
+import { DEFAULT_BINDINGS, DEFAULT_TRANSPORTS } from './default-transports.js';
 import { resumableStream, type ResumeNotice } from './stream-resume.js';
 import {
   eventStream,
@@ -29,28 +27,10 @@ import {
   type OperationResult,
   type StreamItem,
   type UnaryOperationName,
-} from './transport.js';
+} from '../transport/transport.js';
 import { SAFE_OPERATIONS, unsupportedByCard } from './policy.js';
 
 export type { TransportFactory } from './interface-pool.js';
-
-/**
- * The bindings this client speaks out of the box. GRPC loads the gRPC binding on first use (its
- * packages are optional peers), so it is not among {@link DEFAULT_BINDINGS}: ask for it with
- * `bindings` or `preferredBinding`.
- */
-export const DEFAULT_TRANSPORTS: Readonly<Record<string, TransportFactory>> = {
-  JSONRPC: (options) => new JsonRpcTransport(options),
-  'HTTP+JSON': (options) => new RestTransport(options),
-  GRPC: lazyGrpcTransport,
-};
-
-/**
- * The bindings considered when neither `bindings` nor `transports` is given: the two that need
- * nothing beyond fetch. A card whose only usable interface is gRPC needs `bindings` or
- * `preferredBinding` to include GRPC, so a missing optional package is never a surprise.
- */
-export const DEFAULT_BINDINGS: readonly string[] = ['JSONRPC', 'HTTP+JSON'];
 
 /** Options of {@link A2AClient.connect}. */
 export interface A2AClientOptions extends RetryEnvironment {

@@ -1,18 +1,13 @@
 /** `a2a-kit/client`: call any A2A 1.0 agent. */
-export {
-  A2AClient,
-  DEFAULT_BINDINGS,
-  DEFAULT_TRANSPORTS,
-  type A2AClientOptions,
-  type TransportFactory,
-} from './client.js';
+export { A2AClient, type A2AClientOptions, type TransportFactory } from './client.js';
+export { DEFAULT_BINDINGS, DEFAULT_TRANSPORTS } from './default-transports.js';
 export {
   IncompatibleAgentError,
   isTransportError,
   TransportError,
   type TransportErrorCode,
   type TransportErrorOptions,
-} from './errors.js';
+} from '../transport/errors.js';
 export { A2AError, isA2AError, type A2AErrorCode, type FieldViolation } from '../core/errors.js';
 export {
   AgentCardResolver,
@@ -46,7 +41,13 @@ export {
   type StreamItem,
   type TransportOptions,
   type UnaryOperationName,
-} from './transport.js';
+} from '../transport/transport.js';
+export {
+  HttpTransport,
+  type WireEvent,
+  type WireReply,
+  type WireRequest,
+} from '../transport/http-transport.js';
 export { CardSignatureError } from '../security/signature-error.js';
 export type { VerifyAgentCardOptions } from '../security/card-signing.js';
 export { JsonRpcTransport } from '../bindings/jsonrpc/client.js';

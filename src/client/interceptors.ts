@@ -4,7 +4,7 @@
  * `after` observes the outcome (for streams: each event, then a failure if one ends it).
  */
 import type { OperationName } from '../core/operations.js';
-import type { CallOptions } from './transport.js';
+import type { CallOptions } from '../transport/transport.js';
 
 /** One attempt of a call, as interceptors see and change it. */
 export interface ClientCall {

@@ -7,7 +7,7 @@
 import type { AgentCard, AgentInterface } from '../core/schemas/index.js';
 import { isUnreachable } from './policy.js';
 import { candidateInterfaces } from './select.js';
-import type { ClientTransport, StreamItem, TransportOptions } from './transport.js';
+import type { ClientTransport, StreamItem, TransportOptions } from '../transport/transport.js';
 
 /** Builds the transport of one binding for one interface. */
 export type TransportFactory = (options: TransportOptions) => ClientTransport;

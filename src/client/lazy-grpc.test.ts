@@ -7,7 +7,8 @@ import { textOf, userMessage } from '../core/parts.js';
 import type { AgentCard, StreamResponse } from '../core/schemas/index.js';
 import { serve, type ServeResult } from '../node/serve.js';
 import { createAgent } from '../server/agent.js';
-import { A2AClient, DEFAULT_BINDINGS, DEFAULT_TRANSPORTS } from './client.js';
+import { A2AClient } from './client.js';
+import { DEFAULT_BINDINGS, DEFAULT_TRANSPORTS } from './default-transports.js';
 import { LazyGrpcTransport } from './lazy-grpc.js';
 
 const agent = createAgent({

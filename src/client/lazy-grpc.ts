@@ -11,7 +11,7 @@ import {
   type StreamItem,
   type TransportOptions,
   type UnaryOperationName,
-} from './transport.js';
+} from '../transport/transport.js';
 
 /** The `protocolBinding` of gRPC interfaces. */
 const GRPC = 'GRPC';

@@ -5,7 +5,7 @@
 import type { A2AErrorCode } from '../core/errors.js';
 import type { OperationName } from '../core/operations.js';
 import type { AgentCard } from '../core/schemas/index.js';
-import { TransportError } from './errors.js';
+import { TransportError } from '../transport/errors.js';
 
 /**
  * Operations safe to repeat: the reads, and SendMessage because the server de-duplicates on

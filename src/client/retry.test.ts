@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { A2AError } from '../core/errors.js';
-import { TransportError } from './errors.js';
-import { retryAfterMs } from './http-exchange.js';
+import { TransportError } from '../transport/errors.js';
+import { retryAfterMs } from '../transport/http-exchange.js';
 import { backoffDelay, isRetryable, retryDelay, sleep, withRetry } from './retry.js';
 
 const almostOne = () => 0.999999;

@@ -5,7 +5,7 @@
  * injectable so the policy is tested deterministically.
  */
 import { A2AError } from '../core/errors.js';
-import { TransportError } from './errors.js';
+import { TransportError } from '../transport/errors.js';
 
 /** How often and how patiently to retry. */
 export interface RetryOptions {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { AgentInterface } from '../core/schemas/index.js';
-import { IncompatibleAgentError } from './errors.js';
+import { IncompatibleAgentError } from '../transport/errors.js';
 import { candidateInterfaces } from './select.js';
 
 const iface = (

@@ -5,7 +5,7 @@
  */
 import { majorMinor, PROTOCOL_VERSION, selectInterfaces } from '../core/interfaces.js';
 import type { AgentCard, AgentInterface } from '../core/schemas/index.js';
-import { IncompatibleAgentError } from './errors.js';
+import { IncompatibleAgentError } from '../transport/errors.js';
 
 /** What the client speaks. */
 export interface SelectOptions {

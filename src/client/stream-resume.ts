@@ -8,7 +8,7 @@
 import { A2AError } from '../core/errors.js';
 import type { StreamResponse, Task, TaskState } from '../core/schemas/index.js';
 import { isSettled } from '../core/task-state.js';
-import { TransportError } from './errors.js';
+import { TransportError } from '../transport/errors.js';
 import {
   backoffDelay,
   isRetryable,
@@ -16,7 +16,7 @@ import {
   type RetryEnvironment,
   type RetryOptions,
 } from './retry.js';
-import type { StreamItem } from './transport.js';
+import type { StreamItem } from '../transport/transport.js';
 
 /** Default resume policy: up to 5 reconnections in a row without an event in between. */
 export const DEFAULT_RESUME: {

@@ -8,7 +8,7 @@ import type { GrpcServiceOptions } from '../bindings/grpc/server.js';
 import type { A2AService } from '../core/service.js';
 
 /** Where serve() runs gRPC. */
-export interface ServeGrpcOptions {
+export interface GrpcListenOptions {
   /** Port to listen on (default 0: any free port). */
   port?: number | undefined;
   /** Interface to bind (default: the HTTP server's host). */
@@ -60,7 +60,7 @@ export async function loadGrpc(): Promise<typeof GrpcServe> {
 export async function startGrpc(
   module: typeof GrpcServe,
   service: A2AService,
-  options: ServeGrpcOptions | true,
+  options: GrpcListenOptions | true,
   defaults: { host: string } & GrpcServiceOptions & Pick<GrpcServe.ServeGrpcOptions, 'tls'>,
 ): Promise<GrpcListener> {
   const { host: defaultHost, ...serviceOptions } = defaults;

@@ -2,7 +2,7 @@
 export { serve } from './serve.js';
 export type { ServeOptions, ServeResult } from './serve.js';
 export { GrpcListenError } from './grpc.js';
-export type { ServeGrpcOptions } from './grpc.js';
+export type { GrpcListenOptions } from './grpc.js';
 export { toNodeListener } from './listener.js';
 export type { NodeListener, NodeListenerOptions } from './listener.js';
 export type { Pem, TlsOptions } from './tls.js';

@@ -2,7 +2,7 @@
 import { createServer } from 'node:net';
 import { describe, expect, it, onTestFinished, vi } from 'vitest';
 import { GrpcTransport } from '../bindings/grpc/client.js';
-import { TransportError } from '../client/errors.js';
+import { TransportError } from '../transport/errors.js';
 import { textOf, userMessage } from '../core/parts.js';
 import type { AgentCard } from '../core/schemas/index.js';
 import { createAgent } from '../server/agent.js';

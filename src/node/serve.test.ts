@@ -9,7 +9,7 @@ import { buildPath, pathFields, routeFor } from '../bindings/rest/wire.js';
 import type { OperationName } from '../core/operations.js';
 import { textOf, userMessage } from '../core/parts.js';
 import type { AgentCard, StreamResponse, Task } from '../core/schemas/index.js';
-import { parseSse, type SseEvent } from '../http/sse-parse.js';
+import { parseSse, type SseEvent } from '../transport/sse-parse.js';
 import { createAgent } from '../server/agent.js';
 import { serve, type ServeResult } from './serve.js';
 

@@ -7,7 +7,7 @@ import type { AddressInfo } from 'node:net';
 import { DEFAULT_MAX_BODY_BYTES, type A2AHandlerOptions } from '../http/handler.js';
 import type { Agent } from '../server/agent.js';
 import { A2AServer, type A2AServerOptions } from '../server/a2a-server.js';
-import { loadGrpc, startGrpc, type GrpcListener, type ServeGrpcOptions } from './grpc.js';
+import { loadGrpc, startGrpc, type GrpcListener, type GrpcListenOptions } from './grpc.js';
 import { toNodeListener } from './listener.js';
 import { accessControlOf, grpcSecurity, servedHandler } from './secure.js';
 import type { AccessControl } from '../security/limits/access-control.js';
@@ -30,7 +30,7 @@ export interface ServeOptions
    * Also serve gRPC (spec §10) on its own port, listed third in the card: `true`, or where
    * (default: the HTTP host, any free port). Needs @grpc/grpc-js and @grpc/proto-loader.
    */
-  grpc?: ServeGrpcOptions | boolean | undefined;
+  grpc?: GrpcListenOptions | boolean | undefined;
   /** Serve HTTPS (and gRPC over TLS) with this certificate and key; see docs/security.md. */
   tls?: TlsOptions | undefined;
   /** Sign the card at start-up and publish the public key as a JWKS (spec §8.4). */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
-  DEFAULT_RETRY,
+  DEFAULT_PUSH_RETRY,
   backoffDelay,
   deliveryHeaders,
   judge,
@@ -62,12 +62,12 @@ describe('parseRetryAfter', () => {
 describe('backoffDelay [144]', () => {
   it('grows exponentially with full jitter and stays under the ceiling', () => {
     const top = () => 0.999999;
-    expect(backoffDelay(1, DEFAULT_RETRY, top)).toBe(999);
-    expect(backoffDelay(2, DEFAULT_RETRY, top)).toBe(1_999);
-    expect(backoffDelay(4, DEFAULT_RETRY, top)).toBe(7_999);
-    expect(backoffDelay(20, DEFAULT_RETRY, top)).toBe(299_999);
-    expect(backoffDelay(3, DEFAULT_RETRY, () => 0)).toBe(0);
-    const samples = Array.from({ length: 200 }, () => backoffDelay(3, DEFAULT_RETRY));
+    expect(backoffDelay(1, DEFAULT_PUSH_RETRY, top)).toBe(999);
+    expect(backoffDelay(2, DEFAULT_PUSH_RETRY, top)).toBe(1_999);
+    expect(backoffDelay(4, DEFAULT_PUSH_RETRY, top)).toBe(7_999);
+    expect(backoffDelay(20, DEFAULT_PUSH_RETRY, top)).toBe(299_999);
+    expect(backoffDelay(3, DEFAULT_PUSH_RETRY, () => 0)).toBe(0);
+    const samples = Array.from({ length: 200 }, () => backoffDelay(3, DEFAULT_PUSH_RETRY));
     expect(Math.min(...samples)).toBeGreaterThanOrEqual(0);
     expect(Math.max(...samples)).toBeLessThan(4_000);
     expect(new Set(samples).size).toBeGreaterThan(100);

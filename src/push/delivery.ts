@@ -19,7 +19,7 @@ export interface RetryPolicy {
 }
 
 /** The defaults of {@link RetryPolicy}. */
-export const DEFAULT_RETRY: RetryPolicy = {
+export const DEFAULT_PUSH_RETRY: RetryPolicy = {
   maxAttempts: 8,
   baseDelayMs: 1_000,
   maxDelayMs: 300_000,

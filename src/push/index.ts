@@ -12,7 +12,7 @@ export type {
   PushNotifierOptions,
 } from './notifier.js';
 export type { PushDeliveryOutcome } from './worker.js';
-export { DEFAULT_RETRY, backoffDelay, parseRetryAfter } from './delivery.js';
+export { DEFAULT_PUSH_RETRY, backoffDelay, parseRetryAfter } from './delivery.js';
 export type { RetryPolicy } from './delivery.js';
 export { hasPushOutbox } from './outbox.js';
 export type {

@@ -10,7 +10,7 @@
 import { newId } from '../core/ids.js';
 import type { PushNotifier } from '../server/push-configs.js';
 import type { LogEntry, PushConfigStore, Scope, StoredPushConfig } from '../stores/types.js';
-import { DEFAULT_RETRY, type RetryPolicy } from './delivery.js';
+import { DEFAULT_PUSH_RETRY, type RetryPolicy } from './delivery.js';
 import { hasPushOutbox, type NewDelivery, type PushOutbox } from './outbox.js';
 import type { PushSigner } from './signing.js';
 import { WebhookGuard, type Resolver } from './ssrf.js';
@@ -95,7 +95,7 @@ export function createPushNotifier(options: PushNotifierOptions): PushNotifierHa
     guard,
     transport,
     signer: options.signer,
-    retry: { ...DEFAULT_RETRY, ...options.retry },
+    retry: { ...DEFAULT_PUSH_RETRY, ...options.retry },
     timeoutMs,
     leaseMs: options.leaseMs ?? timeoutMs + 30_000,
     concurrency: Math.max(1, options.concurrency ?? 8),

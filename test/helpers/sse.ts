@@ -1,6 +1,6 @@
 /**
  * A Server-Sent Events reader written for the tests (WHATWG HTML §9.2 parsing rules), so the
- * suite checks the framing independently of src/http/sse-parse.ts.
+ * suite checks the framing independently of src/transport/sse-parse.ts.
  */
 
 /** One dispatched SSE event. `id` is the `id:` field of this event's own block, if any. */

@@ -4,7 +4,7 @@
  * the server sends an event only once it is durable).
  */
 import type { StreamResponse, Task } from '../../src/core/schemas/index.js';
-import { parseSse } from '../../src/http/sse-parse.js';
+import { parseSse } from '../../src/transport/sse-parse.js';
 
 const HEADERS = { 'A2A-Version': '1.0', 'Content-Type': 'application/json' };
 

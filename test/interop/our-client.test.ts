@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { A2AClient, type A2AClientOptions } from '../../src/client/client.js';
-import { TransportError } from '../../src/client/errors.js';
+import { TransportError } from '../../src/transport/errors.js';
 import { A2AError } from '../../src/core/errors.js';
 import { textOf, userMessage } from '../../src/core/parts.js';
 import type { Message, StreamResponse } from '../../src/core/schemas/index.js';

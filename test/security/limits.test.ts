@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { JsonRpcTransport } from '../../src/bindings/jsonrpc/client.js';
 import { RestTransport } from '../../src/bindings/rest/client.js';
 import { GrpcTransport } from '../../src/bindings/grpc/client.js';
-import type { ClientTransport } from '../../src/client/transport.js';
+import type { ClientTransport } from '../../src/transport/transport.js';
 import { staticSecrets } from '../../src/security/auth/index.js';
 import type { AgentCardConfig } from '../../src/server/agent.js';
 import { textPart, userMessage } from '../../src/server/index.js';

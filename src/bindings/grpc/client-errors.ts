@@ -5,7 +5,7 @@
  */
 import type { ServiceError } from '@grpc/grpc-js';
 import { A2AError, optionsFromDetails, reasonFromDetails } from '../../core/errors.js';
-import { TransportError } from '../../client/errors.js';
+import { TransportError } from '../../transport/errors.js';
 import { decodeStatus } from './status.js';
 import { FALLBACK_BY_STATUS, GRPC_STATUS, STATUS_DETAILS_KEY, statusName } from './wire.js';
 

@@ -18,8 +18,8 @@ import {
   type OperationParams,
   type StreamingOperationName,
 } from '../../core/operations.js';
-import { TransportError } from '../../client/errors.js';
-import { checkResult } from '../../client/http-exchange.js';
+import { TransportError } from '../../transport/errors.js';
+import { checkResult } from '../../transport/http-exchange.js';
 import {
   BaseTransport,
   DEFAULT_TIMEOUT_MS,
@@ -28,7 +28,7 @@ import {
   type StreamItem,
   type TransportOptions,
   type UnaryOperationName,
-} from '../../client/transport.js';
+} from '../../transport/transport.js';
 import { grpcFailure, streamTimeout, type FailureContext } from './client-errors.js';
 import { fromProto, toProto } from './convert.js';
 import { proto, type ProtoObject } from './proto.js';

@@ -2,10 +2,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { A2AError } from '../../core/errors.js';
 import { textOf, userMessage } from '../../core/parts.js';
 import type { StreamResponse, Task } from '../../core/schemas/index.js';
-import { TransportError } from '../../client/errors.js';
+import { TransportError } from '../../transport/errors.js';
 import { createAgent } from '../../server/agent.js';
 import { A2AServer } from '../../server/a2a-server.js';
-import { A2AClient, DEFAULT_TRANSPORTS } from '../../client/client.js';
+import { A2AClient } from '../../client/client.js';
+import { DEFAULT_TRANSPORTS } from '../../client/default-transports.js';
 import { GrpcTransport, grpcTransport } from './client.js';
 import { serveGrpc, type GrpcServerHandle } from './serve.js';
 

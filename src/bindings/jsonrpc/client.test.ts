@@ -10,7 +10,7 @@ import {
   type WireHandler,
   type WireServer,
 } from '../../../test/support/wire-server.js';
-import { TransportError } from '../../client/errors.js';
+import { TransportError } from '../../transport/errors.js';
 import { A2AError, ERROR_CATALOG, type A2AErrorCode } from '../../core/errors.js';
 import { JsonRpcTransport } from './client.js';
 

@@ -10,36 +10,24 @@ import {
   optionsFromDetails,
   reasonFromDetails,
 } from '../../core/errors.js';
-import {
-  OPERATIONS,
-  type OperationName,
-  type OperationParams,
-  type StreamingOperationName,
-} from '../../core/operations.js';
-import { TransportError } from '../../client/errors.js';
+import { OPERATIONS, type OperationName } from '../../core/operations.js';
+import type { StreamResponse } from '../../core/schemas/index.js';
+import { TransportError } from '../../transport/errors.js';
 import {
   badStatus,
-  buildHeaders,
   checkResult,
   isJsonType,
-  mediaType,
-  openExchange,
   parseJsonBody,
   snippet,
-  withQuery,
-  type HttpExchange,
-} from '../../client/http-exchange.js';
+  tryJson,
+} from '../../transport/http-exchange.js';
 import {
-  BaseTransport,
-  DEFAULT_IDLE_TIMEOUT_MS,
-  DEFAULT_TIMEOUT_MS,
-  type CallOptions,
-  type OperationResult,
-  type StreamItem,
-  type TransportOptions,
-  type UnaryOperationName,
-} from '../../client/transport.js';
-import { parseSse } from '../../http/sse-parse.js';
+  HttpTransport,
+  type WireEvent,
+  type WireReply,
+  type WireRequest,
+} from '../../transport/http-transport.js';
+import type { TransportOptions } from '../../transport/transport.js';
 import { JSONRPC_CONTENT_TYPE, methodFor, type JsonRpcErrorObject } from './wire.js';
 
 const REFUSAL_STATUSES: ReadonlySet<number> = new Set([401, 403, 429]);
@@ -52,27 +40,36 @@ export function errorFromJsonRpc(error: JsonRpcErrorObject): A2AError {
 }
 
 /** Client of an agent's JSON-RPC interface. */
-export class JsonRpcTransport extends BaseTransport {
+export class JsonRpcTransport extends HttpTransport<number> {
   readonly binding = 'JSONRPC';
   readonly url: string;
   private nextId = 1;
 
-  constructor(private readonly options: TransportOptions) {
-    super();
+  constructor(options: TransportOptions) {
+    super(options);
     this.url = options.url;
   }
 
-  /** Performs a unary operation. */
-  async call<N extends UnaryOperationName>(
-    operation: N,
-    request: OperationParams<N>,
-    options: CallOptions = {},
-  ): Promise<OperationResult<N>> {
+  /** A POST of the JSON-RPC request object; the id is what the reply must answer. */
+  protected prepare(operation: OperationName, request: object, streaming: boolean) {
     const id = this.nextId++;
-    const exchange = await this.send(operation, request, id, options, false);
-    const { response } = exchange;
-    const type = mediaType(response);
-    const text = await exchange.text();
+    const params: Record<string, unknown> = { ...request };
+    // spec §8.3.2 / checklist [24]: exactly the interface tenant, or none at all.
+    if (this.options.tenant !== undefined) params.tenant = this.options.tenant;
+    else delete params.tenant;
+    const wire: WireRequest<number> = {
+      url: this.url,
+      method: 'POST',
+      accept: streaming ? 'text/event-stream, application/json' : JSONRPC_CONTENT_TYPE,
+      contentType: JSONRPC_CONTENT_TYPE,
+      body: JSON.stringify({ jsonrpc: '2.0', id, method: methodFor(operation), params }),
+      context: id,
+    };
+    return wire;
+  }
+
+  /** The result of a unary reply, or the error it carries. */
+  protected result({ operation, response, type, text, context }: WireReply<number>): unknown {
     if (!isJsonType(type)) {
       if (!response.ok) throw badStatus(response, this.url, text);
       throw new TransportError(
@@ -83,74 +80,33 @@ export class JsonRpcTransport extends BaseTransport {
     }
     const body = response.ok
       ? parseJsonBody(text, `${operation} reply`, this.url, response.status)
-      : safeJson(text);
-    return this.result(operation, body, id, response, text) as OperationResult<N>;
+      : tryJson(text);
+    return this.envelope(operation, body, context, response, text);
   }
 
-  /** Opens a streaming operation (SSE). */
-  async *stream<N extends StreamingOperationName>(
-    operation: N,
-    request: OperationParams<N>,
-    options: CallOptions = {},
-  ): AsyncGenerator<StreamItem> {
-    const id = this.nextId++;
-    const exchange = await this.send(operation, request, id, options, true);
-    const { response } = exchange;
-    const type = mediaType(response);
-    if (type !== 'text/event-stream' || !response.ok) {
-      // Errors before the first event come back as an ordinary JSON-RPC error reply (digest §f).
-      const text = await exchange.text();
-      if (isJsonType(type)) this.result(operation, safeJson(text), id, response, text);
-      if (!response.ok) throw badStatus(response, this.url, text);
-      throw new TransportError(
-        'BAD_RESPONSE',
-        `${operation}: expected text/event-stream from ${this.url}, got ${type || 'no content type'}`,
-        { url: this.url, status: response.status },
-      );
+  /** Errors before the first event come back as an ordinary JSON-RPC error reply (digest §f). */
+  protected refusal({ operation, response, type, text, context }: WireReply<number>): Error {
+    try {
+      if (isJsonType(type)) this.envelope(operation, tryJson(text), context, response, text);
+    } catch (error) {
+      return error as Error;
     }
-    const idle = options.idleTimeoutMs ?? this.options.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS;
-    const events = parseSse(exchange.chunks(idle), {
-      ...(this.options.maxEventBytes !== undefined
-        ? { maxEventBytes: this.options.maxEventBytes }
-        : {}),
-    });
-    for await (const sse of events) {
-      const body = parseJsonBody(sse.data, `${operation} event`, this.url);
-      const event = this.result(operation, body, id, response) as StreamItem['event'];
-      yield { id: sse.id, event };
-    }
+    if (!response.ok) return badStatus(response, this.url, text);
+    return new TransportError(
+      'BAD_RESPONSE',
+      `${operation}: expected text/event-stream from ${this.url}, got ${type || 'no content type'}`,
+      { url: this.url, status: response.status },
+    );
   }
 
-  private async send(
-    operation: OperationName,
-    request: object,
-    id: number,
-    options: CallOptions,
-    streaming: boolean,
-  ): Promise<HttpExchange> {
-    const params: Record<string, unknown> = { ...request };
-    // spec §8.3.2 / checklist [24]: exactly the interface tenant, or none at all.
-    if (this.options.tenant !== undefined) params.tenant = this.options.tenant;
-    else delete params.tenant;
-    const body = JSON.stringify({ jsonrpc: '2.0', id, method: methodFor(operation), params });
-    return openExchange({
-      url: withQuery(this.url, options.query),
-      method: 'POST',
-      headers: buildHeaders({
-        layers: [this.options.headers, options.headers],
-        accept: streaming ? 'text/event-stream, application/json' : JSONRPC_CONTENT_TYPE,
-        contentType: JSONRPC_CONTENT_TYPE,
-        lastEventId: options.lastEventId,
-      }),
-      body,
-      signal: options.signal,
-      timeoutMs: options.timeoutMs ?? this.options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
-      fetch: this.options.fetch,
-    });
+  /** Each SSE `data` is a whole JSON-RPC response carrying one StreamResponse. */
+  protected event({ operation, sse, response, context }: WireEvent<number>): StreamResponse {
+    const body = parseJsonBody(sse.data, `${operation} event`, this.url);
+    return this.envelope(operation, body, context, response) as StreamResponse;
   }
 
   /** Checks a JSON-RPC response object and returns its validated result (or throws its error). */
-  private result(
+  private envelope(
     operation: OperationName,
     body: unknown,
     id: number,
@@ -200,13 +156,5 @@ export class JsonRpcTransport extends BaseTransport {
     }
     const schema: z.ZodType = OPERATIONS[operation].result;
     return checkResult(schema, envelope.result, `${operation} result`, this.url);
-  }
-}
-
-function safeJson(text: string): unknown {
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    return undefined;
   }
 }

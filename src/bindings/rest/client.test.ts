@@ -10,8 +10,8 @@ import {
 } from '../../../test/support/wire-server.js';
 import { A2AError, ERROR_CATALOG, type A2AErrorCode } from '../../core/errors.js';
 import type { OperationParams } from '../../core/operations.js';
-import { TransportError } from '../../client/errors.js';
-import type { UnaryOperationName } from '../../client/transport.js';
+import { TransportError } from '../../transport/errors.js';
+import type { UnaryOperationName } from '../../transport/transport.js';
 import { RestTransport } from './client.js';
 
 let server: WireServer | undefined;

@@ -10,36 +10,24 @@ import {
   optionsFromDetails,
   reasonFromDetails,
 } from '../../core/errors.js';
-import {
-  OPERATIONS,
-  type OperationName,
-  type OperationParams,
-  type StreamingOperationName,
-} from '../../core/operations.js';
-import { TransportError } from '../../client/errors.js';
+import { OPERATIONS, type OperationName } from '../../core/operations.js';
+import type { StreamResponse } from '../../core/schemas/index.js';
+import { TransportError } from '../../transport/errors.js';
 import {
   badStatus,
-  buildHeaders,
   checkResult,
   isJsonType,
-  mediaType,
-  openExchange,
   parseJsonBody,
   snippet,
-  withQuery,
-  type HttpExchange,
-} from '../../client/http-exchange.js';
+  tryJson,
+} from '../../transport/http-exchange.js';
 import {
-  BaseTransport,
-  DEFAULT_IDLE_TIMEOUT_MS,
-  DEFAULT_TIMEOUT_MS,
-  type CallOptions,
-  type OperationResult,
-  type StreamItem,
-  type TransportOptions,
-  type UnaryOperationName,
-} from '../../client/transport.js';
-import { parseSse } from '../../http/sse-parse.js';
+  HttpTransport,
+  type WireEvent,
+  type WireReply,
+  type WireRequest,
+} from '../../transport/http-transport.js';
+import type { TransportOptions } from '../../transport/transport.js';
 import { A2A_JSON, buildPath, pathFields, routeFor } from './wire.js';
 
 const ACCEPT_JSON = `${A2A_JSON}, application/json`;
@@ -69,102 +57,22 @@ export function errorFromStatus(body: unknown, httpStatus: number): A2AError | u
 }
 
 /** Client of an agent's HTTP+JSON interface. */
-export class RestTransport extends BaseTransport {
+export class RestTransport extends HttpTransport {
   readonly binding = 'HTTP+JSON';
   readonly url: string;
 
-  constructor(private readonly options: TransportOptions) {
-    super();
+  constructor(options: TransportOptions) {
+    super(options);
     this.url = options.url.replace(/\/+$/, '');
   }
 
-  /** Performs a unary operation. */
-  async call<N extends UnaryOperationName>(
-    operation: N,
-    request: OperationParams<N>,
-    options: CallOptions = {},
-  ): Promise<OperationResult<N>> {
-    const exchange = await this.send(operation, request, options, false);
-    const { response, url } = exchange;
-    const type = mediaType(response);
-    const text = await exchange.text();
-    if (!response.ok) throw this.failure(response, url, type, text);
-    // google.protobuf.Empty: `{}`, `null` or (HTTP 204) nothing at all.
-    if (operation === 'DeleteTaskPushNotificationConfig' && text.trim() === '')
-      return {} as OperationResult<N>;
-    if (!isJsonType(type)) {
-      throw new TransportError(
-        'BAD_RESPONSE',
-        `${operation}: expected JSON from ${url}, got ${type || 'no content type'}: ${snippet(text)}`,
-        { url, status: response.status },
-      );
-    }
-    const body = parseJsonBody(text, `${operation} reply`, url, response.status);
-    const schema: z.ZodType = OPERATIONS[operation].result;
-    return checkResult(schema, body, `${operation} result`, url) as OperationResult<N>;
-  }
-
-  /** Opens a streaming operation (SSE). */
-  async *stream<N extends StreamingOperationName>(
-    operation: N,
-    request: OperationParams<N>,
-    options: CallOptions = {},
-  ): AsyncGenerator<StreamItem> {
-    const exchange = await this.send(operation, request, options, true);
-    const { response, url } = exchange;
-    const type = mediaType(response);
-    if (!response.ok || type !== 'text/event-stream') {
-      const text = await exchange.text();
-      if (!response.ok) throw this.failure(response, url, type, text);
-      throw new TransportError(
-        'BAD_RESPONSE',
-        `${operation}: expected text/event-stream from ${url}, got ${type || 'no content type'}: ${snippet(text)}`,
-        { url, status: response.status },
-      );
-    }
-    const idle = options.idleTimeoutMs ?? this.options.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS;
-    const events = parseSse(exchange.chunks(idle), {
-      ...(this.options.maxEventBytes !== undefined
-        ? { maxEventBytes: this.options.maxEventBytes }
-        : {}),
-    });
-    for await (const sse of events) {
-      const body = parseJsonBody(sse.data, `${operation} event`, url);
-      if (sse.event === 'error') {
-        // A failure after the stream started: `event: error` + a Status (digest §f).
-        throw (
-          errorFromStatus(body, 500) ??
-          new TransportError(
-            'BAD_RESPONSE',
-            `${operation}: unreadable error event from ${url}: ${snippet(sse.data)}`,
-            { url },
-          )
-        );
-      }
-      const event = checkResult(OPERATIONS[operation].result, body, `${operation} event`, url);
-      yield { id: sse.id, event: event as StreamItem['event'] };
-    }
-  }
-
-  private failure(response: Response, url: string, type: string, text: string): Error {
-    const body = isJsonType(type) || type === '' ? safeJson(text) : undefined;
-    return (
-      errorFromStatus(body, response.status) ?? badStatus(response, url, text, statusMessage(body))
-    );
-  }
-
-  private async send(
-    operation: OperationName,
-    request: object,
-    options: CallOptions,
-    streaming: boolean,
-  ): Promise<HttpExchange> {
+  /** The operation's route: path fields in the URL, the rest as query or JSON body (§11.5). */
+  protected prepare(operation: OperationName, request: object, streaming: boolean) {
     const route = routeFor(operation);
     const fields = request as Record<string, unknown>;
     const inPath = new Set([...pathFields(route), 'tenant']);
     // spec §8.3.2 / checklist [24]: the interface tenant as path prefix, or none at all.
-    const path = buildPath(route, fields, this.options.tenant);
-    const url = new URL(this.url + path);
+    const url = new URL(this.url + buildPath(route, fields, this.options.tenant));
     let body: string | undefined;
     if (route.input === 'query') {
       for (const [name, value] of Object.entries(fields)) {
@@ -178,21 +86,71 @@ export class RestTransport extends BaseTransport {
       }
       body = JSON.stringify(rest);
     }
-    return openExchange({
-      url: withQuery(url.toString(), options.query),
+    const wire: WireRequest<undefined> = {
+      url: url.toString(),
       method: route.method,
-      headers: buildHeaders({
-        layers: [this.options.headers, options.headers],
-        accept: streaming ? 'text/event-stream' : ACCEPT_JSON,
-        contentType: body === undefined ? undefined : A2A_JSON,
-        lastEventId: options.lastEventId,
-      }),
+      accept: streaming ? 'text/event-stream' : ACCEPT_JSON,
+      contentType: body === undefined ? undefined : A2A_JSON,
       body,
-      signal: options.signal,
-      timeoutMs: options.timeoutMs ?? this.options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
-      fetch: this.options.fetch,
-    });
+      context: undefined,
+    };
+    return wire;
   }
+
+  /** The validated result, or the google.rpc.Status error of a failed reply. */
+  protected result({ operation, response, url, type, text }: WireReply<undefined>): unknown {
+    if (!response.ok) throw failure(response, url, type, text);
+    // google.protobuf.Empty: `{}`, `null` or (HTTP 204) nothing at all.
+    if (operation === 'DeleteTaskPushNotificationConfig' && text.trim() === '') return {};
+    if (!isJsonType(type)) {
+      throw new TransportError(
+        'BAD_RESPONSE',
+        `${operation}: expected JSON from ${url}, got ${type || 'no content type'}: ${snippet(text)}`,
+        { url, status: response.status },
+      );
+    }
+    const body = parseJsonBody(text, `${operation} reply`, url, response.status);
+    const schema: z.ZodType = OPERATIONS[operation].result;
+    return checkResult(schema, body, `${operation} result`, url);
+  }
+
+  /** An error status, or a success that is no event stream. */
+  protected refusal({ operation, response, url, type, text }: WireReply<undefined>): Error {
+    if (!response.ok) return failure(response, url, type, text);
+    return new TransportError(
+      'BAD_RESPONSE',
+      `${operation}: expected text/event-stream from ${url}, got ${type || 'no content type'}: ${snippet(text)}`,
+      { url, status: response.status },
+    );
+  }
+
+  /** A bare StreamResponse; a failure after the stream started is `event: error` + a Status. */
+  protected event({ operation, sse, url }: WireEvent<undefined>): StreamResponse {
+    const body = parseJsonBody(sse.data, `${operation} event`, url);
+    if (sse.event === 'error') {
+      throw (
+        errorFromStatus(body, 500) ??
+        new TransportError(
+          'BAD_RESPONSE',
+          `${operation}: unreadable error event from ${url}: ${snippet(sse.data)}`,
+          { url },
+        )
+      );
+    }
+    return checkResult(
+      OPERATIONS[operation].result,
+      body,
+      `${operation} event`,
+      url,
+    ) as StreamResponse;
+  }
+}
+
+function failure(response: Response, url: string, type: string, text: string): Error {
+  const body = isJsonType(type) || type === '' ? tryJson(text) : undefined;
+  return (
+    errorFromStatus(body, response.status) ?? badStatus(response, url, text, statusMessage(body))
+  );
 }
 
 /** §11.5: scalars as text, booleans lowercase, repeated values as repeated keys, no objects. */
@@ -217,12 +175,4 @@ function statusMessage(body: unknown): string | undefined {
       ? (error as Record<string, unknown>).message
       : undefined;
   return typeof message === 'string' ? message : undefined;
-}
-
-function safeJson(text: string): unknown {
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    return undefined;
-  }
 }

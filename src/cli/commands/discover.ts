@@ -1,7 +1,7 @@
 /** `a2a discover`: fetch the Agent Card and show it readably, with validation warnings. */
 import { candidateInterfaces } from '../../client/select.js';
 import { cardUrl } from '../../client/card-resolver.js';
-import { DEFAULT_BINDINGS } from '../../client/client.js';
+import { DEFAULT_BINDINGS } from '../../client/default-transports.js';
 import type { AgentInterface } from '../../core/schemas/index.js';
 import { cardEndpointWarnings, cardWarnings } from '../card-warnings.js';
 import { EXAMPLE_URL, type Command } from '../command.js';

@@ -274,3 +274,12 @@ export function withQuery(url: string, query: Record<string, string> | undefined
   for (const [name, value] of Object.entries(query)) u.searchParams.append(name, value);
   return u.toString();
 }
+
+/** `text` parsed as JSON, or undefined when it is not JSON (for reading error bodies). */
+export function tryJson(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
+}

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { TransportError } from '../client/errors.js';
+import { TransportError } from './errors.js';
 import { parseSse, type SseEvent, type SseParseOptions } from './sse-parse.js';
 
 const enc = new TextEncoder();

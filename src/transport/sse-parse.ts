@@ -4,7 +4,7 @@
  * `id`, `retry`. Lines are cut at the byte level (CR and LF never occur inside a UTF-8 sequence)
  * and decoded once complete, so the size limit counts real bytes and memory stays bounded.
  */
-import { TransportError } from '../client/errors.js';
+import { TransportError } from './errors.js';
 
 /** One dispatched event. */
 export interface SseEvent {

@@ -1,0 +1,26 @@
+/**
+ * The transports A2AClient speaks out of the box, assembled in one place so the client itself
+ * depends on the transport contract only: JSON-RPC and HTTP+JSON over fetch, and gRPC loaded on
+ * first use (its packages are optional peers).
+ */
+import { JsonRpcTransport } from '../bindings/jsonrpc/client.js';
+import { RestTransport } from '../bindings/rest/client.js';
+import type { TransportFactory } from './interface-pool.js';
+import { lazyGrpcTransport } from './lazy-grpc.js';
+
+/**
+ * The bindings this client speaks out of the box. GRPC loads the gRPC binding on first use, so it
+ * is not among {@link DEFAULT_BINDINGS}: ask for it with `bindings` or `preferredBinding`.
+ */
+export const DEFAULT_TRANSPORTS: Readonly<Record<string, TransportFactory>> = {
+  JSONRPC: (options) => new JsonRpcTransport(options),
+  'HTTP+JSON': (options) => new RestTransport(options),
+  GRPC: lazyGrpcTransport,
+};
+
+/**
+ * The bindings considered when neither `bindings` nor `transports` is given: the two that need
+ * nothing beyond fetch. A card whose only usable interface is gRPC needs `bindings` or
+ * `preferredBinding` to include GRPC, so a missing optional package is never a surprise.
+ */
+export const DEFAULT_BINDINGS: readonly string[] = ['JSONRPC', 'HTTP+JSON'];
