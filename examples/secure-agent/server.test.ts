@@ -59,3 +59,35 @@ describe('examples/secure-agent', () => {
     expect(textOf(await admin.sendMessage(toAdmin))).toBe('you are user:root');
   });
 });
+
+describe('examples/secure-agent with its issuer down', () => {
+  it('[194] refuses a garbage token with 401 and a good one with 503, never 500', async () => {
+    const gone = await startIssuer();
+    const token = await gone.token({ sub: 'alice', scope: 'agent.use' });
+    await gone.close();
+    const warnings: string[] = [];
+    const agent = await startSecureAgent({
+      issuer: gone.url,
+      audience: 'https://agent.test/a2a',
+      apiKeys: {},
+      allowInsecure: true,
+      port: 0,
+      logger: { warn: (message) => warnings.push(message), error: () => undefined },
+    });
+    try {
+      const post = (bearer: string) =>
+        fetch(`${agent.url}/a2a/rest/tasks`, {
+          headers: { authorization: `Bearer ${bearer}`, 'a2a-version': '1.0' },
+        });
+      const garbage = await post('not.a.jwt');
+      expect(garbage.status).toBe(401);
+      expect(garbage.headers.get('www-authenticate')).toContain('invalid_token');
+      const good = await post(token);
+      expect(good.status).toBe(503);
+      expect(good.headers.get('retry-after')).not.toBeNull();
+      expect(warnings.join('\n')).toContain('cannot reach a token issuer');
+    } finally {
+      await agent.close();
+    }
+  });
+});

@@ -43,6 +43,8 @@ export interface SecureAgentSettings {
   /** Permit http issuer URLs (local tests only). */
   allowInsecure?: boolean | undefined;
   port?: number | undefined;
+  /** Where start-up warnings go (an unreachable issuer); default the console. */
+  logger?: ServeOptions['logger'];
 }
 
 /**
@@ -111,6 +113,7 @@ export async function secureServeOptions(settings: SecureAgentSettings): Promise
   );
   return {
     port: settings.port ?? 8443,
+    ...(settings.logger === undefined ? {} : { logger: settings.logger }),
     auth: {
       schemes: {
         oidc: {

@@ -88,6 +88,7 @@ function agentError(error: A2AError): Report {
     case 'PAYLOAD_TOO_LARGE':
     case 'UNSUPPORTED_MEDIA_TYPE':
     case 'RATE_LIMITED':
+    case 'UNAVAILABLE':
     case 'INTERNAL':
       return { ...base, message };
     case 'UNAUTHENTICATED':

@@ -53,6 +53,7 @@ export const ERROR_CATALOG = {
   UNAUTHENTICATED: { message: 'Authentication required', a2a: false, jsonrpc: -31401, http: 401, grpc: 'UNAUTHENTICATED' },
   PERMISSION_DENIED: { message: 'Permission denied', a2a: false, jsonrpc: -31403, http: 403, grpc: 'PERMISSION_DENIED' },
   RATE_LIMITED: { message: 'Too many requests', a2a: false, jsonrpc: -31429, http: 429, grpc: 'RESOURCE_EXHAUSTED' },
+  UNAVAILABLE: { message: 'Temporarily unavailable, retry later', a2a: false, jsonrpc: -31503, http: 503, grpc: 'UNAVAILABLE' },
 } as const satisfies Record<string, ErrorMapping>;
 
 /** Every error code a2a-kit sends or recognises. */

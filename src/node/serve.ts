@@ -67,6 +67,7 @@ export async function serve(
     if (owned) await server.close();
     throw error;
   }
+  warnUnreachableIssuers(access, options.logger);
   // The request listener is attached once the address (and so the card's URLs) is known; the
   // continuation after `listen` runs before the event loop can deliver the first connection.
   const httpServer = options.tls ? createTlsServer(options.tls) : createServer();
@@ -129,6 +130,22 @@ export async function serve(
     throw error;
   }
   return { url, server, httpServer, close, ...(grpc ? { grpcUrl: grpc.url } : {}) };
+}
+
+/**
+ * Fetches the token issuers' keys now, without delaying start-up, and warns about each that
+ * cannot be reached: its tokens are answered 503 UNAVAILABLE (not 500) until it answers.
+ */
+function warnUnreachableIssuers(access: AccessControl, logger: ServeOptions['logger']): void {
+  const log = logger === null ? undefined : (logger ?? console);
+  void access.warmUp().then((problems) => {
+    for (const problem of problems) {
+      log?.warn(
+        `a2a-kit: warning: cannot reach a token issuer (${problem}); requests with its tokens ` +
+          'are answered 503 UNAVAILABLE with Retry-After until it answers',
+      );
+    }
+  });
 }
 
 function serverOptions(agent: Agent, options: ServeOptions): A2AServerOptions {

@@ -109,6 +109,24 @@ export class CardAuthenticator implements Authenticator {
     return this.skills.size > 0;
   }
 
+  /**
+   * Fetches what the verifiers need ahead of the first request (a JWT issuer's metadata and
+   * keys); resolves to one message per scheme that could not, for a start-up warning.
+   */
+  async warmUp(): Promise<string[]> {
+    const results = await Promise.all(
+      [...this.verifiers].map(async ([name, verifier]) => {
+        try {
+          await verifier.warmUp?.();
+          return undefined;
+        } catch (error) {
+          return `scheme '${name}': ${error instanceof Error ? error.message : String(error)}`;
+        }
+      }),
+    );
+    return results.filter((r): r is string => r !== undefined);
+  }
+
   /** Checks every configured scheme once, then decides the card-level requirements. */
   async authenticate(request: AuthRequest): Promise<AuthOutcome> {
     const entries = await Promise.all(

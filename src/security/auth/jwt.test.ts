@@ -73,12 +73,60 @@ describe('jwtVerifier', () => {
     expect(fetched).toEqual([`${ISSUER}/.well-known/oauth-authorization-server`, `${ISSUER}/jwks`]);
   });
 
-  it("refuses http metadata unless allowInsecure, as a server fault (not the caller's)", async () => {
+  it('refuses http metadata unless allowInsecure, at start-up (a configuration error)', () => {
+    expect(() =>
+      jwtVerifier({ audience: 'agent' }, 'http://issuer.test/.well-known/openid-configuration'),
+    ).toThrow(/must use https/);
+  });
+
+  it('[194] refuses a token that cannot be valid before fetching anything', async () => {
+    const fetched: string[] = [];
+    const counting: typeof fetch = async (input) => {
+      fetched.push(input instanceof Request ? input.url : input.toString());
+      throw new Error('no network in this test');
+    };
     const verifier = jwtVerifier(
-      { audience: 'agent' },
-      'http://issuer.test/.well-known/openid-configuration',
+      { audience: 'agent', fetch: counting },
+      `${ISSUER}/.well-known/openid-configuration`,
     );
-    await expect(verifier.check(bearer(await token({}, 'a')))).rejects.toThrow(/must use https/);
+    const header = (h: object) => Buffer.from(JSON.stringify(h)).toString('base64url');
+    const payload = (p: object) => Buffer.from(JSON.stringify(p)).toString('base64url');
+    const now = Math.floor(Date.now() / 1000);
+    const cases: [string, string][] = [
+      ['not.a.jwt', 'the token is not a valid JWT'],
+      ['garbage', 'the token is not a valid JWT'],
+      ['a.b.c.d.e', 'the token is not a valid JWT'],
+      [`${header({ alg: 'none' })}.${payload({ exp: now + 60 })}.`, 'algorithm'],
+      [`${header({ alg: 'HS256' })}.${payload({ exp: now + 60 })}.c2ln`, 'algorithm'],
+      [`${header({ alg: 'ES256' })}.${payload({ sub: 'a' })}.c2ln`, '"exp" claim is missing'],
+      [`${header({ alg: 'ES256' })}.${payload({ exp: now - 3600 })}.c2ln`, 'expired'],
+    ];
+    for (const [bad, reason] of cases) {
+      const check = await verifier.check(bearer(bad));
+      expect(check.status).toBe('invalid');
+      expect(check.status === 'invalid' && check.reason).toContain(reason);
+    }
+    expect(fetched).toEqual([]);
+  });
+
+  it('reports an unreachable issuer as unavailable, fetching once per cooldown', async () => {
+    let attempts = 0;
+    const down: typeof fetch = async () => {
+      attempts += 1;
+      throw new TypeError('fetch failed');
+    };
+    const verifier = jwtVerifier(
+      { audience: 'agent', fetch: down, cooldownMs: 60_000 },
+      `${ISSUER}/.well-known/openid-configuration`,
+    );
+    const good = await token({}, 'alice');
+    for (let i = 0; i < 5; i++) {
+      const check = await verifier.check(bearer(good));
+      expect(check).toMatchObject({ status: 'unavailable' });
+      expect(check.status === 'unavailable' && check.retryAfterSeconds).toBeGreaterThan(50);
+      expect(check.status === 'unavailable' && check.reason).toContain('fetch failed');
+    }
+    expect(attempts).toBe(1);
   });
 
   it('needs keys or a way to find them, and an issuer', () => {

@@ -2,11 +2,14 @@
  * OAuth 2 and OpenID Connect bearer tokens as JWTs (RFC 9068 / OIDC Core): the signature against
  * the issuer's JWKS, then issuer, audience, expiry (and `typ` when asked). The JWKS URL comes from
  * the options, or from the issuer's metadata (OIDC discovery, or RFC 8414 `oauth2MetadataUrl`).
+ * A token that cannot be valid (not a JWT, a refused algorithm, expired, another issuer) is refused
+ * before any key is fetched; fetching is rate-bounded by issuer-keys.ts, and an issuer that cannot
+ * be reached makes the check `unavailable` (503), never a crash.
  */
 import {
   createLocalJWKSet,
-  createRemoteJWKSet,
-  customFetch,
+  decodeJwt,
+  decodeProtectedHeader,
   errors,
   jwtVerify,
   type JSONWebKeySet,
@@ -14,6 +17,7 @@ import {
   type JWTVerifyGetKey,
 } from 'jose';
 import { authorizationCredentials } from './credentials.js';
+import { IssuerKeys, IssuerUnavailableError } from './issuer-keys.js';
 import type { Principal } from './types.js';
 import type { SchemeCheck, SchemeVerifier } from './verifiers.js';
 
@@ -46,6 +50,13 @@ export interface JwtOptions {
   readonly fetch?: typeof fetch | undefined;
   /** Timeout of each metadata or JWKS request (default 5000 ms). */
   readonly timeoutMs?: number | undefined;
+  /**
+   * No new metadata or JWKS fetch for this long after a failed one, nor a JWKS refetch for an
+   * unknown key id more often (default 30 000 ms).
+   */
+  readonly cooldownMs?: number | undefined;
+  /** Fetched keys are refreshed once they are this old (default 600 000 ms). */
+  readonly cacheMaxAgeMs?: number | undefined;
 }
 
 /** The JWS algorithms accepted by default: asymmetric only (a shared secret is no JWKS key). */
@@ -63,11 +74,6 @@ export const DEFAULT_JWT_ALGORITHMS: readonly string[] = [
   'Ed25519',
 ];
 
-interface Resolved {
-  readonly keys: JWTVerifyGetKey;
-  readonly issuer: string | string[] | undefined;
-}
-
 /** The verifier of JWT bearer tokens; `metadataUrl` is the card's default for the scheme. */
 export function jwtVerifier(options: JwtOptions, metadataUrl?: string): SchemeVerifier {
   const discovery = options.metadataUrl ?? metadataUrl;
@@ -77,33 +83,56 @@ export function jwtVerifier(options: JwtOptions, metadataUrl?: string): SchemeVe
   if (options.issuer === undefined && discovery === undefined) {
     throw new TypeError('a JWT scheme needs the expected issuer (or a metadata URL naming it)');
   }
-  let resolving: Promise<Resolved> | undefined;
-  const resolve = (): Promise<Resolved> => {
-    resolving ??= resolveKeys(options, discovery).catch((error: unknown) => {
-      resolving = undefined; // try again on the next request
-      throw error;
-    });
-    return resolving;
-  };
+  const configuredIssuer = options.issuer === undefined ? undefined : toArray(options.issuer);
+  const algorithms = [...(options.algorithms ?? DEFAULT_JWT_ALGORITHMS)];
+  const clockTolerance = options.clockToleranceSeconds ?? 30;
+  const local =
+    options.keys === undefined
+      ? undefined
+      : { getKey: createLocalJWKSet(options.keys), issuer: configuredIssuer };
+  const remote =
+    local === undefined
+      ? new IssuerKeys({
+          jwksUrl: options.jwksUrl,
+          metadataUrl: discovery,
+          issuer: configuredIssuer,
+          allowInsecure: options.allowInsecure,
+          fetch: options.fetch,
+          timeoutMs: options.timeoutMs,
+          cooldownMs: options.cooldownMs,
+          cacheMaxAgeMs: options.cacheMaxAgeMs,
+        })
+      : undefined;
+  const keys = async (): Promise<{ getKey: JWTVerifyGetKey; issuer: string[] | undefined }> =>
+    local ?? (await (remote as IssuerKeys).keys());
   return {
     async check(request): Promise<SchemeCheck> {
       const token = authorizationCredentials(request, 'Bearer');
       if (token === undefined) return { status: 'missing' };
       if (token === '')
         return { status: 'invalid', reason: 'the Authorization header has no token' };
-      const { keys, issuer } = await resolve();
+      const refused = precheck(token, { algorithms, clockTolerance, issuer: configuredIssuer });
+      if (refused !== undefined) return { status: 'invalid', reason: refused };
       let claims: JWTPayload;
       try {
-        const verified = await jwtVerify(token, keys, {
+        const { getKey, issuer } = await keys();
+        const verified = await jwtVerify(token, getKey, {
           audience: toArray(options.audience),
           ...(issuer === undefined ? {} : { issuer }),
-          algorithms: [...(options.algorithms ?? DEFAULT_JWT_ALGORITHMS)],
-          clockTolerance: options.clockToleranceSeconds ?? 30,
+          algorithms,
+          clockTolerance,
           requiredClaims: ['exp'],
           ...(options.typ === undefined ? {} : { typ: options.typ }),
         });
         claims = verified.payload;
       } catch (error) {
+        if (error instanceof IssuerUnavailableError) {
+          return {
+            status: 'unavailable',
+            reason: `the token issuer cannot be reached to verify the token (${error.message})`,
+            retryAfterSeconds: error.retryAfterSeconds,
+          };
+        }
         return { status: 'invalid', reason: rejection(error) };
       }
       const principal = (options.principal ?? defaultPrincipal)(claims);
@@ -112,7 +141,36 @@ export function jwtVerifier(options: JwtOptions, metadataUrl?: string): SchemeVe
       }
       return { status: 'ok', principal };
     },
+    ...(remote === undefined ? {} : { warmUp: () => remote.warmUp() }),
   };
+}
+
+/**
+ * Why `token` cannot be valid, judged from its own bytes without any I/O, or undefined: it must
+ * be a compact JWS (RFC 7515 §7.1) with an accepted `alg`, carry `exp` not in the past, and name
+ * a trusted issuer when the issuer is configured. The signature is checked later, with the keys.
+ */
+function precheck(
+  token: string,
+  accept: { algorithms: string[]; clockTolerance: number; issuer: string[] | undefined },
+): string | undefined {
+  let alg: unknown;
+  let claims: JWTPayload;
+  try {
+    alg = decodeProtectedHeader(token).alg;
+    claims = decodeJwt(token);
+  } catch {
+    return 'the token is not a valid JWT';
+  }
+  if (typeof alg !== 'string' || !accept.algorithms.includes(alg)) {
+    return 'the token uses a signature algorithm this agent does not accept';
+  }
+  if (typeof claims.exp !== 'number') return 'the token\'s "exp" claim is missing';
+  if (claims.exp + accept.clockTolerance <= Date.now() / 1000) return 'the token has expired';
+  if (accept.issuer !== undefined && !accept.issuer.includes(claims.iss ?? '')) {
+    return 'the token comes from an issuer this agent does not trust';
+  }
+  return undefined;
 }
 
 /** `{ id: sub (or client_id), issuer, scopes, claims }`; scopes from `scope` or `scp`. */
@@ -130,59 +188,6 @@ export function scopesOf(claims: JWTPayload): string[] {
   if (typeof raw === 'string') return raw.split(' ').filter((s) => s !== '');
   if (Array.isArray(raw)) return raw.filter((s): s is string => typeof s === 'string');
   return [];
-}
-
-async function resolveKeys(options: JwtOptions, discovery: string | undefined): Promise<Resolved> {
-  const configuredIssuer = options.issuer === undefined ? undefined : toArray(options.issuer);
-  if (options.keys !== undefined) {
-    return { keys: createLocalJWKSet(options.keys), issuer: configuredIssuer };
-  }
-  let jwksUrl = options.jwksUrl;
-  let issuer = configuredIssuer;
-  if (discovery !== undefined && (jwksUrl === undefined || issuer === undefined)) {
-    const metadata = await fetchMetadata(discovery, options);
-    if (issuer !== undefined && !issuer.includes(metadata.issuer)) {
-      throw new Error(
-        `the metadata at ${discovery} names issuer ${metadata.issuer}, not the configured one`,
-      );
-    }
-    issuer ??= [metadata.issuer];
-    jwksUrl ??= metadata.jwksUri;
-  }
-  if (jwksUrl === undefined) throw new Error('no JWKS URL configured or discovered');
-  const url = checkedUrl(jwksUrl, options, 'JWKS');
-  const keys = createRemoteJWKSet(url, {
-    timeoutDuration: options.timeoutMs ?? 5000,
-    ...(options.fetch === undefined ? {} : { [customFetch]: options.fetch }),
-  });
-  return { keys, issuer };
-}
-
-/** The `issuer` and `jwks_uri` of an OIDC discovery / RFC 8414 metadata document. */
-async function fetchMetadata(
-  location: string,
-  options: JwtOptions,
-): Promise<{ issuer: string; jwksUri: string }> {
-  const url = checkedUrl(location, options, 'metadata');
-  const response = await (options.fetch ?? fetch)(url, {
-    headers: { accept: 'application/json' },
-    signal: AbortSignal.timeout(options.timeoutMs ?? 5000),
-  });
-  if (!response.ok) throw new Error(`the metadata at ${location} answered HTTP ${response.status}`);
-  const body = (await response.json()) as Record<string, unknown>;
-  const { issuer, jwks_uri: jwksUri } = body;
-  if (typeof issuer !== 'string' || typeof jwksUri !== 'string') {
-    throw new Error(`the metadata at ${location} lacks "issuer" or "jwks_uri"`);
-  }
-  return { issuer, jwksUri };
-}
-
-function checkedUrl(location: string, options: JwtOptions, what: string): URL {
-  const url = new URL(location);
-  if (url.protocol !== 'https:' && !(options.allowInsecure === true && url.protocol === 'http:')) {
-    throw new Error(`the ${what} URL ${location} must use https (or set allowInsecure for tests)`);
-  }
-  return url;
 }
 
 /** A reason for the caller; JOSE errors about the token only, anything else is rethrown. */
@@ -207,7 +212,7 @@ function rejection(error: unknown): string {
   if (error instanceof errors.JWTInvalid || error instanceof errors.JWSInvalid) {
     return 'the token is not a valid JWT';
   }
-  throw error; // JWKS unreachable or malformed: a server-side failure, not the caller's fault
+  throw error; // not about the token (fetch failures are IssuerUnavailableError): a bug
 }
 
 function toArray(value: string | readonly string[]): string[] {

@@ -43,6 +43,8 @@ export interface ServerAuthentication {
     principal: Principal | undefined,
     binding: AuthBinding,
   ): AuthFailure | undefined;
+  /** Fetches verification keys ahead of time; one message per scheme that could not. */
+  warmUp?(): Promise<string[]>;
 }
 
 /**
@@ -84,6 +86,7 @@ export function createServerAuthentication(
   }
   return {
     authenticate: (request) => authenticator.authenticate(request),
+    warmUp: () => authenticator.warmUp(),
     authorizeMessage(request, principal, binding) {
       const skill = skillOf?.(request);
       return skill === undefined

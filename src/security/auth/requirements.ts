@@ -61,7 +61,8 @@ export function principalOf(
 /**
  * Decides a request: the principal of the first satisfied requirement, `undefined` when anonymous
  * access is allowed (no requirements, or an empty one) and no credential was sent, else a refusal:
- * 403 when some requirement's schemes all authenticated but lack scopes, 401 otherwise.
+ * 503 when a credential that could decide cannot be checked now (its issuer is unreachable), 403
+ * when some requirement's schemes all authenticated but lack scopes, 401 otherwise.
  */
 export function decide(
   requirements: readonly SecurityRequirement[],
@@ -77,6 +78,8 @@ export function decide(
       const sent = invalid.map(([name]) => [{ name, scopes: [] }]);
       return unauthenticated(sent, checks, context);
     }
+    const unchecked = unavailable(checks);
+    if (unchecked !== undefined) return unchecked;
     return presented === undefined ? undefined : principalOf(presented, checks);
   }
   for (const needed of alternatives) {
@@ -89,6 +92,8 @@ export function decide(
     const identity = needed[0]?.name;
     if (passed && identity !== undefined) return principalOf(identity, checks);
   }
+  const unchecked = unavailable(checks);
+  if (unchecked !== undefined) return unchecked;
   const scoped = alternatives.find((needed) =>
     needed.every(({ name }) => checks.get(name)?.status === 'ok'),
   );
@@ -120,6 +125,21 @@ export function authorize(
   const scoped = alternatives.find((needed) => needed.every((n) => has(n.name)));
   if (scoped !== undefined) return forbidden(scoped, (name) => granted[name] ?? [], context);
   return unauthenticated(alternatives, new Map(), context);
+}
+
+/** The 503 refusal when some credential could not be checked now, else undefined. */
+function unavailable(checks: ReadonlyMap<string, SchemeCheck>): AuthFailure | undefined {
+  const waiting = [...checks].flatMap(([name, c]) =>
+    c.status === 'unavailable' ? [{ name, check: c }] : [],
+  );
+  if (waiting.length === 0) return undefined;
+  const reasons = waiting.map(({ name, check }) => `scheme '${name}': ${check.reason}`);
+  return {
+    failure: 'UNAVAILABLE',
+    message: `the credentials cannot be checked now, retry later: ${reasons.join('; ')}`,
+    challenges: [],
+    retryAfterSeconds: Math.min(...waiting.map(({ check }) => check.retryAfterSeconds)),
+  };
 }
 
 function grantsOf(check: SchemeCheck | undefined): readonly string[] {

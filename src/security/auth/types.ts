@@ -24,8 +24,11 @@ export interface AuthRequest {
   readonly remoteAddress?: string | undefined;
 }
 
-/** Why a request is refused: 401 (who are you?) or 403 (you may not). */
-export type AuthFailureCode = 'UNAUTHENTICATED' | 'PERMISSION_DENIED';
+/**
+ * Why a request is refused: 401 (who are you?), 403 (you may not), or 503 (the credential cannot
+ * be checked now, e.g. the token issuer is unreachable; try again after `retryAfterSeconds`).
+ */
+export type AuthFailureCode = 'UNAUTHENTICATED' | 'PERMISSION_DENIED' | 'UNAVAILABLE';
 
 /** A refusal, with a message that says what is missing and the `WWW-Authenticate` challenges. */
 export interface AuthFailure {
@@ -33,6 +36,8 @@ export interface AuthFailure {
   readonly message: string;
   /** One challenge per scheme the caller could use (RFC 9110 §11.6.1), e.g. `Bearer realm="a2a"`. */
   readonly challenges: readonly string[];
+  /** UNAVAILABLE: seconds until checking is worth trying again (`Retry-After`). */
+  readonly retryAfterSeconds?: number | undefined;
 }
 
 /** What an authentication yields: a principal, `undefined` for an anonymous caller, or a refusal. */

@@ -18,11 +18,18 @@ export type SchemeCheck =
   /** The request carries no credential for this scheme. */
   | { readonly status: 'missing' }
   /** It carries one, and it is wrong (`reason` is safe to show the caller). */
-  | { readonly status: 'invalid'; readonly reason: string };
+  | { readonly status: 'invalid'; readonly reason: string }
+  /**
+   * It carries one that cannot be checked now (the token issuer is unreachable): answered 503
+   * with `Retry-After`, since the caller's credential may well be right.
+   */
+  | { readonly status: 'unavailable'; readonly reason: string; readonly retryAfterSeconds: number };
 
 /** Checks one security scheme's credential. */
 export interface SchemeVerifier {
   check(request: AuthRequest): Promise<SchemeCheck>;
+  /** Fetches what checking needs (an issuer's keys) ahead of the first request; throws if it cannot. */
+  warmUp?(): Promise<void>;
 }
 
 /** Checks an API key; `undefined` means the key is not valid. */

@@ -74,6 +74,15 @@ export class AccessControl {
   }
 
   /**
+   * Fetches what authentication needs before the first request (a JWT issuer's metadata and
+   * keys). Resolves to one message per scheme whose issuer could not be reached: its requests are
+   * answered 503 UNAVAILABLE until it can. serve() logs them as a start-up warning.
+   */
+  async warmUp(): Promise<string[]> {
+    return (await this.authentication?.warmUp?.()) ?? [];
+  }
+
+  /**
    * Authenticates one request and takes a token from its caller's bucket; on success the
    * principal is in `call.principal`. Returns the refusal (401/403/429) instead of throwing.
    */
@@ -192,11 +201,14 @@ export class AccessControl {
   }
 }
 
-/** The A2AError and `WWW-Authenticate` header of an authentication refusal. */
+/** The A2AError and `WWW-Authenticate` / `Retry-After` headers of an authentication refusal. */
 export function authRefusal(failure: AuthFailure): Refusal {
   const error = new A2AError(failure.failure, failure.message);
   const headers: Record<string, string> =
     failure.challenges.length > 0 ? { 'www-authenticate': failure.challenges.join(', ') } : {};
+  if (failure.retryAfterSeconds !== undefined) {
+    headers['retry-after'] = String(failure.retryAfterSeconds);
+  }
   return { error, headers };
 }
 
