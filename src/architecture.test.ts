@@ -61,3 +61,31 @@ describe('architecture', () => {
     }
   });
 });
+
+describe('the demo and the examples', () => {
+  it('nothing in src/ imports examples/ (the demo agent is src/demo)', () => {
+    expect(
+      violations('.', (spec, file) => !join(file, '..', spec).split('/').includes('examples')),
+    ).toEqual([]);
+  });
+
+  it('examples import a2a-kit by name, like a user, plus node:* and their own files', () => {
+    const examples = join(root, '..', 'examples');
+    const files = readdirSync(examples, { recursive: true, encoding: 'utf8' }).filter((f) =>
+      f.endsWith('.ts'),
+    );
+    const bad = files.flatMap((file) =>
+      [...readFileSync(join(examples, file), 'utf8').matchAll(/from\s+'([^']+)'/g)]
+        .map((m) => m[1] as string)
+        .filter(
+          (spec) =>
+            !/^(a2a-kit(\/|$)|node:|vitest$)/.test(spec) &&
+            !(spec.startsWith('./') && !spec.includes('..')) &&
+            // a test may use this repository's test fixtures (a fake OIDC issuer)
+            !(file.endsWith('.test.ts') && spec.startsWith('../../test/')),
+        )
+        .map((spec) => `examples/${file} imports ${spec}`),
+    );
+    expect(bad).toEqual([]);
+  });
+});

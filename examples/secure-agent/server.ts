@@ -21,10 +21,7 @@ import {
   staticSecrets,
   type SigningKey,
 } from 'a2a-kit/security';
-import type { AgentInterface } from 'a2a-kit';
 import { createAgent, textOf, type Agent, type Principal } from 'a2a-kit/server';
-// Still internal: replaced by the served card passed to `extendedCard` (next change).
-import { cardInterfaces } from '../../src/http/handler.js';
 
 /** What the deployment provides. */
 export interface SecureAgentSettings {
@@ -47,11 +44,8 @@ export interface SecureAgentSettings {
   logger?: ServeOptions['logger'];
 }
 
-/**
- * The agent: echoes, and `admin` reports who asked. `interfaces` gives the served interfaces,
- * which the extended card lists like the public one.
- */
-export function secureAgent(issuer: string, interfaces: () => AgentInterface[]): Agent {
+/** The agent: echoes, and `admin` reports who asked. */
+export function secureAgent(issuer: string): Agent {
   return createAgent({
     card: {
       name: 'Secure agent',
@@ -89,16 +83,11 @@ export function secureAgent(issuer: string, interfaces: () => AgentInterface[]):
       yield task.artifact(text);
       yield task.completed();
     },
-    // spec §3.1.11: for authenticated callers only; may depend on who asks.
-    extendedCard: (call) => ({
-      name: 'Secure agent',
+    // spec §3.1.11: for authenticated callers only; may depend on who asks. `card` is the public
+    // card as served (its interfaces included): the extended one adds to it.
+    extendedCard: (call, card) => ({
+      ...card,
       description: `Extended card for ${call.principal?.id ?? 'nobody'}`,
-      version: '1.0.0',
-      supportedInterfaces: interfaces(),
-      capabilities: { streaming: true, extendedAgentCard: true },
-      defaultInputModes: ['text/plain'],
-      defaultOutputModes: ['text/plain'],
-      skills: [],
     }),
   });
 }
@@ -146,13 +135,7 @@ export async function secureServeOptions(settings: SecureAgentSettings): Promise
 
 /** Starts the secure agent. */
 export async function startSecureAgent(settings: SecureAgentSettings): Promise<ServeResult> {
-  let interfaces: AgentInterface[] = [];
-  const running = await serve(
-    secureAgent(settings.issuer, () => interfaces),
-    await secureServeOptions(settings),
-  );
-  interfaces = cardInterfaces(running.url);
-  return running;
+  return serve(secureAgent(settings.issuer), await secureServeOptions(settings));
 }
 
 function settingsFromEnv(env: NodeJS.ProcessEnv): SecureAgentSettings {

@@ -63,7 +63,7 @@ function statusText(task: Task): string {
 }
 
 describe('demo agent card', () => {
-  it('advertises one skill per behaviour, streaming, and no push notifications', () => {
+  it('advertises one skill per behaviour, streaming and the extended card', () => {
     const card = newServer().agentCard([
       {
         url: 'http://127.0.0.1:8765/a2a/jsonrpc',
@@ -81,7 +81,12 @@ describe('demo agent card', () => {
       'fail',
       'auth',
     ]);
-    expect(card.capabilities).toEqual({ streaming: true, pushNotifications: false });
+    // pushNotifications follows the server's push option (startDemo sets one; main.test.ts)
+    expect(card.capabilities).toEqual({
+      streaming: true,
+      extendedAgentCard: true,
+      pushNotifications: false,
+    });
     expect(card.defaultInputModes).toEqual(['text/plain', 'application/json']);
     expect(card.defaultOutputModes).toEqual(['text/plain', 'application/json']);
     for (const skill of demoCard.skills) {
@@ -322,5 +327,16 @@ describe('reject, fail and auth', () => {
     const done = await send(server, 'here you go', { taskId: id });
     expect(done.status.state).toBe('TASK_STATE_COMPLETED');
     expect(textOf(done.artifacts?.[0])).toContain('Authorized');
+    expect(textOf(done.artifacts?.[0])).toContain('Bearer demo-token');
+  });
+
+  it('whoami names the caller, or says it is anonymous', async () => {
+    const server = newServer();
+    const reply = async (callContext: CallContext) => {
+      const result = await server.sendMessage(request('whoami'), callContext);
+      return 'message' in result ? textOf(result.message) : 'a task';
+    };
+    expect(await reply({})).toContain('You are anonymous');
+    expect(await reply({ principal: { id: 'demo-user' } })).toBe('You are demo-user.');
   });
 });

@@ -13,14 +13,18 @@ import {
   reject,
   slow,
   story,
+  whoami,
   type Behaviour,
   type Timing,
 } from './behaviours.js';
 import { book, bookAnswer } from './book.js';
-import { demoCard } from './card.js';
+import { demoCard, demoExtendedCard } from './card.js';
 import { parseCommand } from './command.js';
 
-export { demoCard } from './card.js';
+export { demoCard, demoExtendedCard } from './card.js';
+
+/** The bearer token `auth` hands out when none is given (startDemo makes a new one per start). */
+export const DEFAULT_DEMO_TOKEN = 'demo-token';
 
 /** Options of {@link createDemoAgent}. */
 export interface DemoAgentOptions {
@@ -28,6 +32,8 @@ export interface DemoAgentOptions {
   chunkDelayMs?: number;
   /** Length of one "second" of `slow` (default 1000 ms). */
   tickMs?: number;
+  /** The bearer token the `auth` command hands out (default {@link DEFAULT_DEMO_TOKEN}). */
+  token?: string;
 }
 
 // A Map, not an object literal: words like "constructor" must not find Object.prototype members.
@@ -42,16 +48,19 @@ const BEHAVIOURS = new Map<string, Behaviour>([
   ['reject', reject],
   ['fail', fail],
   ['auth', auth],
+  ['whoami', whoami],
 ]);
 
-/** Creates the demo agent; `options` only change its timing (tests make it faster). */
+/** Creates the demo agent; `options` change its timing (tests make it faster) and token. */
 export function createDemoAgent(options: DemoAgentOptions = {}): Agent {
   const timing: Timing = {
     chunkDelayMs: options.chunkDelayMs ?? 50,
     tickMs: options.tickMs ?? 1000,
   };
+  const token = options.token ?? DEFAULT_DEMO_TOKEN;
   return createAgent({
     card: demoCard,
+    extendedCard: demoExtendedCard,
     execute(context) {
       const { current } = context;
       const first = current?.history?.[0];
@@ -60,7 +69,7 @@ export function createDemoAgent(options: DemoAgentOptions = {}): Agent {
         // that created it says which behaviour paused it and so which question this answers.
         const started = parseCommand(first).name;
         if (started === 'book') return bookAnswer(context);
-        if (started === 'auth') return authorized(context);
+        if (started === 'auth') return authorized(context, token);
       }
       const command = parseCommand(context.message);
       const behaviour = BEHAVIOURS.get(command.name) ?? echoAll;

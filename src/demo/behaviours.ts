@@ -18,7 +18,7 @@ export type Behaviour = (
 ) => AsyncIterable<AgentEvent>;
 
 /** The commands the demo understands, listed in the greeting. */
-export const COMMANDS = 'echo <text>, book, story [n], slow [seconds], reject, fail, auth';
+export const COMMANDS = 'echo <text>, book, story [n], slow [seconds], reject, fail, auth, whoami';
 
 /** `echo <text>`: WORKING, one artifact "You said: <text>", COMPLETED. */
 export async function* echo(
@@ -108,11 +108,32 @@ export async function* auth({ task }: ExecutionContext): AsyncIterable<AgentEven
   );
 }
 
-/** The follow-up to `auth`: treated as the authorization, so the task completes. */
-export async function* authorized({ task }: ExecutionContext): AsyncIterable<AgentEvent> {
+/**
+ * The follow-up to `auth`: treated as the authorization, so the task completes, handing out the
+ * demo's bearer token: with it GetExtendedAgentCard answers (spec §3.1.11).
+ */
+export async function* authorized(
+  { task }: ExecutionContext,
+  token: string,
+): AsyncIterable<AgentEvent> {
   yield task.working('Authorization received.');
-  yield task.artifact('Authorized: the protected action ran.', { name: 'result' });
+  yield task.artifact(
+    `Authorized: the protected action ran. Your demo token is ${token}: send ` +
+      `"Authorization: Bearer ${token}" to read the extended Agent Card (GetExtendedAgentCard), ` +
+      'and to be "demo-user" instead of anonymous (your tasks are then kept apart).',
+    { name: 'result' },
+  );
   yield task.completed();
+}
+
+/** `whoami`: a single message naming the caller (the skill the extended card adds). */
+export async function* whoami({ task, call }: ExecutionContext): AsyncIterable<AgentEvent> {
+  const who = call.principal?.id;
+  yield task.reply(
+    who === undefined
+      ? 'You are anonymous: no credentials came with this message (try "auth" for a token).'
+      : `You are ${who}.`,
+  );
 }
 
 /** The chunks of the story: one sentence each, the tale starting over when more are asked for. */

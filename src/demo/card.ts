@@ -1,5 +1,10 @@
-/** The demo agent's card: one skill per behaviour, so the card advertises exactly what it does. */
-import type { AgentCardConfig } from '../server/index.js';
+/**
+ * The demo agent's card: one skill per behaviour, so the card advertises exactly what it does,
+ * and the extended card (for callers with the token `auth` hands out), which adds `whoami`.
+ * `pushNotifications` is set by the server from its push option (src/demo/main.ts).
+ */
+import type { AgentCard, AgentSkill } from '../index.js';
+import type { AgentCardConfig, CallContext } from '../server/index.js';
 
 const TEXT = 'text/plain';
 const JSON_TYPE = 'application/json';
@@ -11,7 +16,17 @@ export const demoCard = {
     'Shows every A2A 1.0 task lifecycle: the first word of your text (or a data part ' +
     '{"command": "..."}) picks a behaviour; anything else is echoed.',
   version: '0.1.0',
-  capabilities: { streaming: true, pushNotifications: false },
+  capabilities: { streaming: true, extendedAgentCard: true },
+  // Declared, not required: every operation is open to anonymous callers; the token only
+  // unlocks the extended card (and makes the caller "demo-user").
+  securitySchemes: {
+    demoToken: {
+      httpAuthSecurityScheme: {
+        scheme: 'Bearer',
+        description: 'The token the "auth" command hands out (a new one at every start).',
+      },
+    },
+  },
   defaultInputModes: [TEXT, JSON_TYPE],
   defaultOutputModes: [TEXT, JSON_TYPE],
   skills: [
@@ -88,10 +103,32 @@ export const demoCard = {
       name: 'Authorization required',
       description:
         'Pauses in AUTH_REQUIRED with a status message saying what is needed; in this demo any ' +
-        'follow-up message on the same taskId counts as the authorization and completes the task.',
+        'follow-up message on the same taskId counts as the authorization and completes the task ' +
+        'with a bearer token for the extended card.',
       tags: ['demo', 'multi-turn', 'auth-required'],
       examples: ['auth'],
       outputModes: [TEXT],
     },
   ],
 } satisfies AgentCardConfig;
+
+/** The skill only the extended card lists. */
+const WHOAMI: AgentSkill = {
+  id: 'whoami',
+  name: 'Who am I',
+  description:
+    'Answers with a single message naming the caller: "demo-user" with the token from "auth", ' +
+    'else anonymous.',
+  tags: ['demo', 'auth', 'extended-card'],
+  examples: ['whoami'],
+  outputModes: [TEXT],
+};
+
+/** The extended card: the public card as served, plus `whoami` (spec §3.1.11). */
+export function demoExtendedCard(_call: CallContext, card: AgentCard): AgentCard {
+  return {
+    ...card,
+    description: `${card.description} Extended card: also lists whoami.`,
+    skills: [...card.skills, WHOAMI],
+  };
+}

@@ -1,7 +1,16 @@
-/** The demo's command line and in-process start (the bindings themselves are tested elsewhere). */
-import { describe, expect, it } from 'vitest';
+/**
+ * The demo's command line and in-process start (the bindings themselves are tested elsewhere),
+ * and the toolkit it shows: push to a loopback webhook, the signed card, the extended card
+ * behind the token of `auth`.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { AgentCard } from '../core/schemas/index.js';
+import { receivePushNotifications } from '../push/receive-server.js';
+import type { VerifiedPush } from '../push/receiver.js';
+import { textOf, userMessage } from '../server/index.js';
+import { BINDINGS, driverFor, type Driver } from '../../test/security/fixtures/drivers.js';
 import { defaultGrpcPort } from './grpc.js';
-import { DEFAULT_PORT, parseDemoArgs, startDemo } from './main.js';
+import { banner, DEFAULT_PORT, parseDemoArgs, startDemo, type DemoServer } from './main.js';
 
 describe('parseDemoArgs', () => {
   it.each([
@@ -86,4 +95,96 @@ describe('the demo over gRPC', () => {
       await running.close();
     }
   });
+});
+
+describe('the demo shows the toolkit', () => {
+  let demo: DemoServer;
+  const drivers: Driver[] = [];
+  beforeAll(async () => {
+    demo = await startDemo({ port: 0, logger: null });
+  });
+  afterAll(async () => {
+    for (const d of drivers) d.close();
+    await demo?.close();
+  });
+  const card = async () =>
+    (await (await fetch(`${demo.url}/.well-known/agent-card.json`)).json()) as AgentCard;
+
+  it('[128] advertises push, the extended card and a signed card, and publishes both JWKS', async () => {
+    const served = await card();
+    expect(served.capabilities).toMatchObject({
+      streaming: true,
+      pushNotifications: true,
+      extendedAgentCard: true,
+    });
+    expect(served.signatures).toHaveLength(1);
+    expect((await fetch(`${demo.url}/.well-known/jwks.json`)).status).toBe(200);
+    expect((await fetch(`${demo.url}/.well-known/a2a-push-jwks.json`)).status).toBe(200);
+    expect(banner(demo)).toMatch(/webhooks on loopback .* allowed for this demo only/s);
+  });
+
+  it('pushes signed updates to a webhook on loopback (allowed for the demo only)', async () => {
+    const received: VerifiedPush[] = [];
+    const webhook = await receivePushNotifications({
+      jwks: `${demo.url}/.well-known/a2a-push-jwks.json`,
+      allowInsecure: true,
+      token: 'tok',
+      onEvent: (push) => void received.push(push),
+    });
+    try {
+      await demo.server.sendMessage(
+        {
+          message: userMessage('echo pushed'),
+          configuration: {
+            taskPushNotificationConfig: { url: `${webhook.url}/hook`, token: 'tok' },
+          },
+        },
+        {},
+      );
+      await expect.poll(() => received.length).toBe(3);
+      expect(received.map((p) => Object.keys(p.event)[0])).toEqual([
+        'statusUpdate',
+        'artifactUpdate',
+        'statusUpdate',
+      ]);
+    } finally {
+      await webhook.close();
+    }
+  });
+
+  it('hands out the token with `auth`; it makes the caller demo-user', async () => {
+    const paused = await demo.server.sendMessage({ message: userMessage('auth') }, {});
+    if (!('task' in paused)) throw new Error('expected a task');
+    const done = await demo.server.sendMessage(
+      { message: userMessage('signed in', { taskId: paused.task.id }) },
+      {},
+    );
+    expect('task' in done && textOf(done.task.artifacts?.[0])).toContain(`Bearer ${demo.token}`);
+  });
+
+  it.each(BINDINGS)(
+    '[217] serves the extended card (with whoami) for the token only (%s)',
+    async (binding) => {
+      const d = driverFor(binding, demo);
+      drivers.push(d);
+      expect((await d.call('GetExtendedAgentCard', {})).code).toBe('UNAUTHENTICATED');
+      const wrong = await d.call('GetExtendedAgentCard', {}, { authorization: 'Bearer nope' });
+      expect(wrong.code).toBe('UNAUTHENTICATED');
+      const outcome = await d.call(
+        'GetExtendedAgentCard',
+        {},
+        { authorization: `Bearer ${demo.token}` },
+      );
+      expect(outcome.code).toBe('OK');
+      const extended = outcome.result as AgentCard;
+      expect(extended.skills.map((s) => s.id)).toContain('whoami');
+      expect(extended.supportedInterfaces).toEqual((await card()).supportedInterfaces);
+      const who = await d.call(
+        'SendMessage',
+        { message: userMessage('whoami') },
+        { authorization: `Bearer ${demo.token}` },
+      );
+      expect(JSON.stringify(who.result)).toContain('You are demo-user.');
+    },
+  );
 });

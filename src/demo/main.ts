@@ -1,5 +1,7 @@
 /**
- * `npm start`: serves the demo agent over JSON-RPC, HTTP+JSON and gRPC.
+ * `npm start`: serves the demo agent over JSON-RPC, HTTP+JSON and gRPC, with everything the
+ * toolkit offers switched on: streaming, push notifications (signed; webhooks on loopback allowed,
+ * for this demo only), a signed Agent Card, and an extended card behind the token `auth` gives.
  * Usage: node dist/src/demo/main.js [--port N] [--host H] [--public-url URL]
  *        [--grpc-port N] [--no-grpc] [--store PATH|memory|postgres://…]
  * Tasks persist in a SQLite file (.a2a/tasks.db) unless --store (or A2A_STORE) says otherwise.
@@ -7,8 +9,12 @@
 import { realpathSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
+import { newId } from '../core/ids.js';
 import { GrpcListenError, serve, type ServeResult } from '../node/index.js';
-import { demoAgent } from './agent.js';
+import { PUSH_JWKS_PATH } from '../push/jwks.js';
+import { PushSigner } from '../push/signing.js';
+import { generateSigningKey, staticSecrets } from '../security/index.js';
+import { createDemoAgent, type DemoAgentOptions } from './agent.js';
 import {
   DEFAULT_STORE_PATH,
   openStore,
@@ -34,10 +40,19 @@ export interface DemoOptions extends DemoGrpcOptions {
   store?: string;
   /** Retention, PostgreSQL schema and lease settings of the store (see src/stores/open.ts). */
   storeSettings?: StoreSettings;
+  /** The agent's timing and the token `auth` hands out (default: a new token per start). */
+  agent?: DemoAgentOptions;
 }
 
-/** A running demo agent and a description of where its tasks live. */
-export type DemoServer = ServeResult & { storage: string };
+/** A running demo agent: where its tasks live, and the bearer token of its extended card. */
+export type DemoServer = ServeResult & { storage: string; token: string };
+
+/**
+ * Webhook hosts the demo's push notifier may call over http: loopback, so `a2a push receive`
+ * on this machine works. For this demo only: a real agent keeps the SSRF guard's default
+ * (https, no loopback or private addresses; docs/push.md).
+ */
+export const DEMO_WEBHOOK_HOSTS = ['127.0.0.1', '[::1]'];
 
 /** Default port of the demo agent. */
 export const DEFAULT_PORT = 8765;
@@ -50,14 +65,24 @@ export async function startDemo(options: DemoOptions = {}): Promise<DemoServer> 
     ...options.storeSettings,
     ...logger,
   });
+  const token = options.agent?.token ?? `demo-${newId()}`;
   let running: ServeResult;
   try {
-    running = await serve(demoAgent, {
+    running = await serve(createDemoAgent({ ...options.agent, token }), {
       port,
       grpc: await demoGrpc(port, options),
       host: options.host ?? '127.0.0.1',
       publicUrl: options.publicUrl,
       ...opened.serverOptions,
+      // Anonymous callers may do everything; the token makes the caller "demo-user" and
+      // unlocks GetExtendedAgentCard.
+      auth: { schemes: { demoToken: { bearer: staticSecrets({ [token]: { id: 'demo-user' } }) } } },
+      push: {
+        signer: await PushSigner.generate(),
+        allowHosts: DEMO_WEBHOOK_HOSTS,
+        ...(options.logger === null ? { logger: null } : {}),
+      },
+      signCard: { key: await generateSigningKey('ES256'), jku: true },
       ...logger,
     });
   } catch (error) {
@@ -68,7 +93,7 @@ export async function startDemo(options: DemoOptions = {}): Promise<DemoServer> 
   // is taken over now, not after the lease timeout. Done once listening, so a second start
   // that fails (port in use) never touches the tasks of the running one.
   if (opened.exclusive) await running.server.ownership?.takeOverAll();
-  return Object.assign(running, { storage: opened.description });
+  return Object.assign(running, { storage: opened.description, token });
 }
 
 const USAGE = `Usage: npm start -- [--port N] [--host H] [--public-url URL]
@@ -119,22 +144,25 @@ export function parseDemoArgs(argv: string[], env: NodeJS.ProcessEnv): DemoOptio
   return options;
 }
 
-/** The banner: where the agent is and one request to try. */
-function banner(url: string, grpcUrl: string | undefined, storage: string): string {
+/** The banner: where the agent is, what it offers, and one request to try. */
+export function banner({ url, grpcUrl, storage }: DemoServer): string {
   const body = '{"message":{"messageId":"m1","role":"ROLE_USER","parts":[{"text":"echo hi"}]}}';
   return [
     `a2a-kit demo agent is running`,
-    `  Agent Card  ${url}/.well-known/agent-card.json`,
+    `  Agent Card  ${url}/.well-known/agent-card.json  (signed; keys at /.well-known/jwks.json)`,
     `  JSON-RPC    ${url}/a2a/jsonrpc`,
     `  HTTP+JSON   ${url}/a2a/rest`,
     ...(grpcUrl !== undefined ? [`  gRPC        ${grpcUrl}  (lf.a2a.v1.A2AService)`] : []),
     `  Tasks       ${storage}`,
+    `  Push        signed (keys at ${PUSH_JWKS_PATH}); webhooks on loopback (http://127.0.0.1:…)`,
+    `              are allowed for this demo only: a real agent refuses them (docs/push.md)`,
+    `  Extended    GetExtendedAgentCard with the bearer token the "auth" command hands out`,
     ``,
     `Try it:`,
     `  curl -s ${url}/a2a/rest/message:send -H 'A2A-Version: 1.0' \\`,
     `    -H 'Content-Type: application/json' -d '${body}'`,
     ``,
-    `Commands: echo <text>, hi, book, story [n], slow [seconds], reject, fail, auth (see README).`,
+    `Commands: echo <text>, hi, book, story [n], slow [seconds], reject, fail, auth, whoami (see README).`,
     `Press Ctrl+C to stop.`,
   ].join('\n');
 }
@@ -167,7 +195,7 @@ async function main(): Promise<void> {
     );
     process.exit(1);
   }
-  console.log(banner(running.url, running.grpcUrl, running.storage));
+  console.log(banner(running));
 
   let stopping = false;
   const stop = (signal: NodeJS.Signals) => {

@@ -1,5 +1,5 @@
 /** The runtime-neutral HTTP layer: the A2A handler, its fetch adapter, SSE and card helpers. */
-export { createA2AHandler, DEFAULT_MAX_BODY_BYTES } from './handler.js';
+export { cardInterfaces, createA2AHandler, DEFAULT_MAX_BODY_BYTES } from './handler.js';
 export type { A2AHandlerOptions } from './handler.js';
 export { toFetchHandler } from './fetch.js';
 export type { FetchHandler, FetchHandlerOptions } from './fetch.js';

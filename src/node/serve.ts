@@ -4,19 +4,25 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { DEFAULT_MAX_BODY_BYTES, type A2AHandlerOptions } from '../http/handler.js';
+import { cardInterfaces, DEFAULT_MAX_BODY_BYTES, type A2AHandlerOptions } from '../http/handler.js';
 import type { Agent } from '../server/agent.js';
 import { A2AServer, type A2AServerOptions } from '../server/a2a-server.js';
 import { loadGrpc, startGrpc, type GrpcListener, type GrpcListenOptions } from './grpc.js';
 import { toNodeListener } from './listener.js';
 import { accessControlOf, grpcSecurity, servedHandler } from './secure.js';
+import {
+  servedPush,
+  type ServedPush,
+  type ServePushOptions,
+  type ServerPushOption,
+} from './serve-push.js';
 import type { AccessControl } from '../security/limits/access-control.js';
 import type { SignCardOptions } from './signed-card.js';
 import { createTlsServer, type TlsOptions } from './tls.js';
 
 /** Options of {@link serve}: where to listen, the handler's options, and server options. */
 export interface ServeOptions
-  extends Omit<A2AHandlerOptions, 'baseUrl'>, Omit<A2AServerOptions, 'agent'> {
+  extends Omit<A2AHandlerOptions, 'baseUrl'>, Omit<A2AServerOptions, 'agent' | 'push'> {
   /** TCP port (default 0: any free port; read the result's `url`). */
   port?: number | undefined;
   /** Interface to bind (default `127.0.0.1`). */
@@ -35,6 +41,12 @@ export interface ServeOptions
   tls?: TlsOptions | undefined;
   /** Sign the card at start-up and publish the public key as a JWKS (spec §8.4). */
   signCard?: SignCardOptions | undefined;
+  /**
+   * Push notifications (spec §4.3; docs/push.md): the notifier's settings (`{ signer, allowHosts,
+   * retry, … }`; serve() makes the notifier on `store`), or `{ notifier }` made yourself. The card
+   * then advertises `pushNotifications`, and a signer's keys are served at PUSH_JWKS_PATH.
+   */
+  push?: ServePushOptions | ServerPushOption | undefined;
 }
 
 /** A running server. */
@@ -57,8 +69,18 @@ export async function serve(
   // Loaded before anything starts, so a missing optional peer leaves nothing to clean up.
   const grpcModule = options.grpc ? await loadGrpc() : undefined;
   const owned = !(target instanceof A2AServer);
-  const server =
-    target instanceof A2AServer ? target : new A2AServer(serverOptions(target, options));
+  if (!owned && options.push !== undefined) {
+    throw new TypeError('serve(server, { push }): give push to the A2AServer you pass instead');
+  }
+  const push = await servedPush(options.push, options.store);
+  let server: A2AServer;
+  try {
+    server =
+      target instanceof A2AServer ? target : new A2AServer(serverOptions(target, options, push));
+  } catch (error) {
+    await push.push?.notifier.close?.(); // the notifier made above (an invalid card, say)
+    throw error;
+  }
   const host = options.host ?? '127.0.0.1';
   let access: AccessControl;
   try {
@@ -103,7 +125,15 @@ export async function serve(
     ...(grpc ? [grpc.agentInterface] : []),
     ...(options.extraInterfaces ?? []),
   ];
-  const served = servedHandler(server, { ...options, baseUrl: url, extraInterfaces, access });
+  server.setInterfaces(cardInterfaces(url, { ...options, extraInterfaces }));
+  const routes = { ...push.routes, ...options.routes };
+  const served = servedHandler(server, {
+    ...options,
+    baseUrl: url,
+    extraInterfaces,
+    access,
+    routes,
+  });
   const handler = served.handler;
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   const listener = toNodeListener(handler, { maxBodyBytes });
@@ -148,14 +178,14 @@ function warnUnreachableIssuers(access: AccessControl, logger: ServeOptions['log
   });
 }
 
-function serverOptions(agent: Agent, options: ServeOptions): A2AServerOptions {
+function serverOptions(agent: Agent, options: ServeOptions, push: ServedPush): A2AServerOptions {
   const result: A2AServerOptions = { agent };
-  if (options.store !== undefined) result.store = options.store;
+  if (push.store !== undefined) result.store = push.store;
   if (options.bus !== undefined) result.bus = options.bus;
   if (options.exposeErrors !== undefined) result.exposeErrors = options.exposeErrors;
   if (options.logger !== undefined) result.logger = options.logger;
   if (options.ownership !== undefined) result.ownership = options.ownership;
-  if (options.push !== undefined) result.push = options.push;
+  if (push.push !== undefined) result.push = push.push;
   return result;
 }
 

@@ -97,6 +97,7 @@ export class A2AServer {
   private readonly notifier: PushNotifier | undefined;
   private readonly logger: Pick<Console, 'warn' | 'error'> | undefined;
   private readonly intake: MessageIntake;
+  private interfaces: AgentInterface[] = [];
 
   constructor(options: A2AServerOptions) {
     this.agent = options.agent;
@@ -159,6 +160,22 @@ export class A2AServer {
       acceptedModes,
     });
     this.ownership?.start();
+  }
+
+  /**
+   * Tells the server where it is served (`serve()` does it once listening), so {@link publicCard}
+   * and the card handed to `Agent.extendedCard` list these interfaces, in preference order.
+   */
+  setInterfaces(interfaces: readonly AgentInterface[]): void {
+    this.interfaces = [...interfaces];
+  }
+
+  /**
+   * The public Agent Card as served: the interfaces given to {@link setInterfaces} (or the card's
+   * own), capabilities as configured. Unsigned.
+   */
+  publicCard(): AgentCard {
+    return this.agentCard(this.interfaces);
   }
 
   /** The public Agent Card with these interfaces (in preference order). */
@@ -416,7 +433,7 @@ export class A2AServer {
         'EXTENDED_AGENT_CARD_NOT_CONFIGURED',
         'The agent declares an extended card but none is configured',
       );
-    return typeof source === 'function' ? source(call) : source;
+    return typeof source === 'function' ? source(call, this.publicCard()) : source;
   }
 
   /** Waits until no execution runs in this process (graceful shutdown, tests). */

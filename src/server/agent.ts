@@ -58,10 +58,13 @@ export interface Agent {
    */
   execute(context: ExecutionContext): AsyncIterable<AgentEvent>;
   /**
-   * The extended card for authenticated callers (GetExtendedAgentCard); set
-   * `capabilities.extendedAgentCard` to offer it.
+   * The extended card for authenticated callers (GetExtendedAgentCard, spec §3.1.11); set
+   * `capabilities.extendedAgentCard` to offer it. A function gets the caller and the public card
+   * as served (interfaces and capabilities filled in, unsigned), so the extended card can be that
+   * card plus what only authenticated callers see: `(call, card) => ({ ...card, skills: [...] })`.
    */
-  extendedCard?: AgentCard | ((call: CallContext) => AgentCard | Promise<AgentCard>);
+  extendedCard?:
+    AgentCard | ((call: CallContext, publicCard: AgentCard) => AgentCard | Promise<AgentCard>);
   /**
    * What another instance does with a task whose server stopped while running it: `'fail'`
    * (default) records FAILED with a status message saying so; `'resume'` runs `execute` again

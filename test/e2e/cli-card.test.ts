@@ -38,8 +38,8 @@ describe('a2a discover', () => {
     expect(stdout).toMatch(/1\.\s+JSONRPC\s+A2A 1\.0\s+\S+\/a2a\/jsonrpc {2}← this client uses it/);
     expect(stdout).toMatch(/2\.\s+HTTP\+JSON\s+A2A 1\.0\s+\S+\/a2a\/rest$/m);
     expect(stdout).toMatch(/3\.\s+GRPC\s+A2A 1\.0\s+127\.0\.0\.1:\d+$/m);
-    expect(stdout).toContain('streaming: yes   push notifications: no');
-    expect(stdout).toContain('Security  none: the agent is public');
+    expect(stdout).toContain('streaming: yes   push notifications: yes   extended card: yes');
+    expect(stdout).toContain('scheme demoToken: HTTP Bearer token');
     expect(stdout).toContain('Skills (8)');
     expect(stdout).toContain('examples: story  ·  story 5');
     expect(stdout).toContain('Warnings (1)');
