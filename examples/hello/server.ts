@@ -15,5 +15,5 @@ const echo = createAgent({
   },
 });
 
-const { url } = await serve(echo, { port: 8766 });
+const { url } = await serve(echo, { port: 8770 });
 console.log(`Agent Card: ${url}/.well-known/agent-card.json`);

@@ -163,7 +163,10 @@ export async function run(argv: readonly string[], io: CliIo): Promise<number> {
       const style = styleFor(io.stderr, io.env);
       io.stderr.write(`${style.red('error:')} ${report.message}\n`);
       if (report.hint) io.stderr.write(`${style.dim(`hint: ${report.hint}`)}\n`);
-      if (report.exitCode === EXIT.USAGE && !report.hint) io.stderr.write('see `a2a --help`\n');
+      // An empty hint: the message already says what to do (a taken port), so no pointer either.
+      if (report.exitCode === EXIT.USAGE && report.hint === undefined) {
+        io.stderr.write('see `a2a --help`\n');
+      }
     }
     return report.exitCode;
   }

@@ -144,6 +144,21 @@ export function parseDemoArgs(argv: string[], env: NodeJS.ProcessEnv): DemoOptio
   return options;
 }
 
+/**
+ * The one line to print when the demo could not listen because `error` says a port is taken
+ * (HTTP on `port`, or gRPC), with what to do; undefined for any other error.
+ */
+export function portInUse(error: unknown, port: number): string | undefined {
+  if ((error as { code?: unknown }).code !== 'EADDRINUSE') return undefined;
+  if (error instanceof GrpcListenError) {
+    return (
+      `port ${error.port} is in use (the demo's gRPC port, the HTTP port + 1): pick another ` +
+      'with --grpc-port N (0 = any free port), or serve without gRPC: --no-grpc'
+    );
+  }
+  return `port ${port} is in use: pick another with --port N or PORT=N (0 = any free port)`;
+}
+
 /** The banner: where the agent is, what it offers, and one request to try. */
 export function banner({ url, grpcUrl, storage }: DemoServer): string {
   const body = '{"message":{"messageId":"m1","role":"ROLE_USER","parts":[{"text":"echo hi"}]}}';
@@ -184,16 +199,12 @@ async function main(): Promise<void> {
     const storeSettings = storeSettingsFromEnv(process.env);
     running = await startDemo({ store: DEFAULT_STORE_PATH, ...options, storeSettings });
   } catch (error) {
-    const code = (error as { code?: unknown }).code;
-    const port = options.port ?? DEFAULT_PORT;
+    const inUse = portInUse(error, options.port ?? DEFAULT_PORT);
     console.error(
-      error instanceof GrpcListenError && code === 'EADDRINUSE'
-        ? `gRPC port ${error.port} is already in use: pick another with --grpc-port N, or --no-grpc.`
-        : code === 'EADDRINUSE'
-          ? `Port ${port} is already in use: pick another with --port N or PORT=N.`
-          : `Could not start the demo agent: ${error instanceof Error ? error.message : String(error)}`,
+      inUse ??
+        `Could not start the demo agent: ${error instanceof Error ? error.message : String(error)}`,
     );
-    process.exit(1);
+    process.exit(inUse !== undefined ? 2 : 1);
   }
   console.log(banner(running));
 

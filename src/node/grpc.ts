@@ -2,6 +2,7 @@
  * serve()'s gRPC listener: the gRPC binding (spec §10) on its own port next to the HTTP server.
  * The binding is imported on demand, so @grpc/grpc-js and @grpc/proto-loader stay optional peers.
  */
+import { createServer } from 'node:net';
 import type { AgentInterface } from '../core/schemas/index.js';
 import type * as GrpcServe from '../bindings/grpc/serve.js';
 import type { GrpcServiceOptions } from '../bindings/grpc/server.js';
@@ -69,6 +70,8 @@ export async function startGrpc(
   const port = settings.port ?? 0;
   let handle: GrpcServe.GrpcServerHandle;
   try {
+    // A taken port is found before grpc-js tries it, which would log its own line to stderr.
+    if (port !== 0) await probePort(host, port);
     handle = await module.serveGrpc(service, { ...serviceOptions, host, port });
   } catch (error) {
     throw new GrpcListenError(host, port, error);
@@ -86,4 +89,13 @@ function advertisedHost(host: string): string {
   if (host === '0.0.0.0') return '127.0.0.1';
   if (host === '::') return '[::1]';
   return host.includes(':') && !host.startsWith('[') ? `[${host}]` : host;
+}
+
+/** Resolves when `host:port` can be listened on (and releases it at once); else rejects. */
+function probePort(host: string, port: number): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen({ host, port, exclusive: true }, () => probe.close(() => resolve()));
+  });
 }

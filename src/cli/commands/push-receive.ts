@@ -22,6 +22,9 @@ function describe(event: StreamResponse): string {
   return `message ${event.message.role}`;
 }
 
+/** Default port of the webhook: apart from the demo's 8765 (HTTP) and 8766 (gRPC); README "Ports". */
+export const PUSH_RECEIVE_PORT = 8780;
+
 /** The `push receive` verb. */
 export const pushReceiveCommand: Command = {
   name: 'push receive',
@@ -38,7 +41,7 @@ export const pushReceiveCommand: Command = {
     insecure: { type: 'boolean' },
   },
   flagHelp: [
-    ['-p, --port N', 'port to listen on (default 8766; 0 = any free port)'],
+    ['-p, --port N', `port to listen on (default ${PUSH_RECEIVE_PORT}; 0 = any free port)`],
     ['--host H', 'interface to bind (default 127.0.0.1)'],
     ['--path P', 'accept deliveries only on this path (default any)'],
     ['--jwks URL', "the agent's push keys (…/.well-known/a2a-push-jwks.json): check signatures"],
@@ -82,10 +85,11 @@ export const pushReceiveCommand: Command = {
       // After this handler returns the webhook answers 2xx; stop once that reply is out.
       if (count !== undefined && seen >= count) setTimeout(done, 50);
     };
+    const port = intFlag(values, 'port', 0, 65535) ?? PUSH_RECEIVE_PORT;
     let server: PushReceiverServer;
     try {
       server = await receivePushNotifications({
-        port: intFlag(values, 'port', 0, 65535) ?? 8766,
+        port,
         host: stringFlag(values, 'host') ?? '127.0.0.1',
         ...(path !== undefined ? { path } : {}),
         ...(jwks !== undefined ? { jwks, allowInsecure: insecure } : {}),
@@ -98,7 +102,11 @@ export const pushReceiveCommand: Command = {
       });
     } catch (error) {
       if ((error as { code?: unknown }).code === 'EADDRINUSE') {
-        throw new CliError(EXIT.USAGE, 'that port is already in use', 'pick another with --port N');
+        throw new CliError(
+          EXIT.USAGE,
+          `port ${port} is in use: pick another with --port N (0 = any free port)`,
+          '', // one line: the message says what to do
+        );
       }
       throw error;
     }

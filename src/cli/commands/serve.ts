@@ -1,6 +1,5 @@
 /** `a2a serve`: runs the demo agent in this process until Ctrl+C. */
 import type * as DemoMain from '../../demo/main.js';
-import { GrpcListenError } from '../../node/grpc.js';
 import { DEFAULT_STORE_PATH, storeSettingsFromEnv } from '../../stores/open.js';
 import { EXAMPLE_URL, type Command } from '../command.js';
 import { CliError, EXIT } from '../exit-codes.js';
@@ -67,21 +66,8 @@ export const serveCommand: Command = {
         logger: null,
       });
     } catch (error) {
-      const code = (error as { code?: unknown }).code;
-      if (code === 'EADDRINUSE' && error instanceof GrpcListenError) {
-        throw new CliError(
-          EXIT.USAGE,
-          `gRPC port ${error.port} is already in use`,
-          'pick another with --grpc-port N, or serve without gRPC: --no-grpc',
-        );
-      }
-      if (code === 'EADDRINUSE') {
-        throw new CliError(
-          EXIT.USAGE,
-          `port ${port ?? demo.DEFAULT_PORT} is already in use`,
-          'pick another with --port N (0 = any free port)',
-        );
-      }
+      const inUse = demo.portInUse(error, port ?? demo.DEFAULT_PORT);
+      if (inUse !== undefined) throw new CliError(EXIT.USAGE, inUse, ''); // one line: what to do
       throw error;
     }
     const { url, grpcUrl, storage } = running;
