@@ -33,6 +33,7 @@ export default defineConfig({
       'test/fuzz/**/*.test.ts',
       'test/e2e/**/*.test.ts',
       'test/interop/**/*.test.ts',
+      'test/docs/**/*.test.ts',
       'examples/**/*.test.ts',
     ],
     testTimeout: 20_000,

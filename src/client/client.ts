@@ -7,7 +7,7 @@ import { A2AError } from '../core/errors.js';
 import type { OperationParams, StreamingOperationName } from '../core/operations.js';
 import type { AgentCard, AgentInterface } from '../core/schemas/index.js';
 import { verifyAgentCard, type VerifyAgentCardOptions } from '../security/card-signing.js';
-import { parseAgentCard, sharedCardResolver, type AgentCardResolver } from './card-resolver.js';
+import { AgentCardResolver, parseAgentCard, sharedCardResolver } from './card-resolver.js';
 import {
   createCall,
   runAfter,
@@ -76,6 +76,15 @@ export interface A2AClientOptions extends RetryEnvironment {
   verifyCard?: VerifyAgentCardOptions | undefined;
 }
 
+/**
+ * Where `connect` fetches the card: the shared resolver, or with a `fetch` of its own a resolver
+ * using that fetch (the card comes over the same network as the calls; a fetch may reach agents
+ * the global one cannot, e.g. in process, so its cards are not shared).
+ */
+function resolverFor(fetchImpl: typeof fetch | undefined): AgentCardResolver {
+  return fetchImpl === undefined ? sharedCardResolver : new AgentCardResolver({ fetch: fetchImpl });
+}
+
 /** A client of one agent. */
 export class A2AClient {
   private currentCard: AgentCard;
@@ -99,7 +108,7 @@ export class A2AClient {
     }
     const card =
       typeof urlOrCard === 'string' || urlOrCard instanceof URL
-        ? await (options.cardResolver ?? sharedCardResolver).resolve(urlOrCard, {
+        ? await (options.cardResolver ?? resolverFor(options.fetch)).resolve(urlOrCard, {
             signal: options.signal,
             headers: options.headers,
             verify,
