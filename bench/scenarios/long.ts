@@ -1,8 +1,8 @@
 /**
  * A long task: WORKING, N chunks appended to one artifact, COMPLETED, streamed to one client.
  * Cost per event = the server's CPU time per task minus that of a task with no chunks, divided
- * by N: the marginal cost of one event in a task that already holds up to N of them. DESIGN
- * rule 5 says it must not grow with N.
+ * by N: the marginal cost of one event in a task that already holds up to N of them. It must
+ * not grow with N (a long task costs the same per event as a short one).
  */
 import type { StreamLoadResult } from '../load/sse-load.js';
 import type { ProcessStats } from '../ipc.js';

@@ -1,6 +1,6 @@
 /**
  * The GRPC entry of DEFAULT_TRANSPORTS: a transport that imports the gRPC binding on its first
- * call, so @grpc/grpc-js and @grpc/proto-loader stay optional peers of the client (DESIGN §2).
+ * call, so @grpc/grpc-js and @grpc/proto-loader stay optional peers of the client.
  */
 import type { OperationParams, StreamingOperationName } from '../core/operations.js';
 import {

@@ -1,6 +1,6 @@
 /**
  * Reads a 0.3-era Agent Card (`url`, `preferredTransport`, `additionalInterfaces`,
- * `protocolVersion`, OpenAPI-style security schemes) into the 1.0 shape (digest §k), with every
+ * `protocolVersion`, OpenAPI-style security schemes) into the 1.0 shape (spec Appendix A), with every
  * interface marked with the card's old protocol version. The client can then say precisely
  * "agent speaks protocol 0.3 only" instead of "invalid card".
  */

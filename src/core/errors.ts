@@ -1,6 +1,6 @@
 /**
  * The error catalog: every error code a2a-kit puts on the wire, with its mapping to each binding
- * (A2A v1.0.1 values, spec §5.4 / digest §c). One table, so a new code does not compile until
+ * (A2A v1.0.1 values, spec §3.3.2, §5.4). One table, so a new code does not compile until
  * every binding maps it.
  */
 

@@ -1,5 +1,5 @@
 /**
- * The task state machine (spec §3.1, digest §e): terminal and interrupted states, the allowed
+ * The task state machine (spec §3.1, §7.6): terminal and interrupted states, the allowed
  * transitions, and the projection of a task from its event log. Terminal tasks never change.
  */
 import type { Artifact, Message, StreamResponse, Task, TaskState } from './schemas/index.js';

@@ -1,5 +1,5 @@
 /**
- * Server-Sent Events encoding of a server stream (spec §9.4.2, §11.7; digest §f): one event per
+ * Server-Sent Events encoding of a server stream (spec §9.4.2, §11.7): one event per
  * StreamResponse, `id:` = the event's log sequence when known, a comment line while idle so
  * proxies keep the connection, and a binding-specific last frame when the stream fails.
  */

@@ -1,4 +1,4 @@
-/** `a2a-kit/node`: serve an agent over node:http (the only node:http importer, DESIGN §2). */
+/** `a2a-kit/node`: serve an agent over node:http (the only node:http importer besides push/). */
 export { serve } from './serve.js';
 export type { ServeOptions, ServeResult } from './serve.js';
 export { GrpcListenError } from './grpc.js';

@@ -1,6 +1,6 @@
 /**
  * `serve()`: one call from an Agent (or an A2AServer) to a listening node:http server with the
- * Agent Card, JSON-RPC and HTTP+JSON endpoints (DESIGN §3).
+ * Agent Card, JSON-RPC and HTTP+JSON endpoints.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';

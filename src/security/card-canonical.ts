@@ -3,7 +3,7 @@
  * applied, without top-level `signatures`, in RFC 8785 canonical form. Signer and verifier both
  * call this, on the JSON they hold, so they agree byte for byte.
  *
- * Presence is read from the JSON itself (a present key = a set field; digest §h practical note,
+ * Presence is read from the JSON itself (a present key = a set field; spec §8.4.1 with §5.7,
  * the "served scope" reading discussed in a2aproject/A2A#2122):
  * - REQUIRED fields that are present are kept, even as `""`, `[]` or `{}`;
  * - proto3 `optional` fields that are present are kept, even at a default (`false`, `""`);
@@ -20,7 +20,7 @@ import { canonicalize, JcsError } from './jcs.js';
 
 /**
  * Every message reachable from AgentCard, field by field, as declared in the v1.0.1
- * `a2a.proto` (digest §b.1; the zod schemas in src/core/schemas/agent-card.ts mirror it, and a
+ * `a2a.proto` (proto/a2a.proto in this repository; the zod schemas in src/core/schemas/agent-card.ts mirror it, and a
  * test keeps the two in step). Notation:
  * - suffix `!`: `field_behavior = REQUIRED`; suffix `?`: proto3 `optional` (explicit presence);
  *   no suffix: implicit presence;

@@ -1,4 +1,4 @@
-/** Extension activation (spec §4.6, digest §j). */
+/** Extension activation (spec §4.6). */
 import { A2AError } from '../core/errors.js';
 import type { AgentExtension } from '../core/schemas/index.js';
 

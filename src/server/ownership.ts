@@ -1,5 +1,5 @@
 /**
- * Task ownership across server instances (DESIGN §1, issue 4 item 4). A running task is owned
+ * Task ownership across server instances. A running task is owned
  * by the instance that runs it through a lease in the shared store:
  *
  * - the runner claims the lease when it starts or resumes a task; a heartbeat renews every held

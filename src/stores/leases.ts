@@ -1,5 +1,5 @@
 /**
- * Task ownership leases (DESIGN §1, scale-out): a running task is owned by one server instance
+ * Task ownership leases (scale-out): a running task is owned by one server instance
  * through a lease that the instance renews with heartbeats. When an instance dies its leases
  * expire and another instance takes the task over (resumes or fails it).
  *

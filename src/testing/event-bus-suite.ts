@@ -1,5 +1,5 @@
 /**
- * The conformance suite every EventBus runs (DESIGN §0.3): per-task order, isolation between
+ * The conformance suite every EventBus runs: per-task order, isolation between
  * tasks, unsubscribe, fan-out to several subscribers, a throwing listener, and (for distributed
  * buses) delivery across instances of an entry published right after `subscribe` resolved.
  */

@@ -1,5 +1,5 @@
 /**
- * The conformance suite every PushConfigStore runs (DESIGN §0.3): configs are kept per task and
+ * The conformance suite every PushConfigStore runs: configs are kept per task and
  * scope, paged by id, replaced by id, deleted idempotently, and deleted with their task. Use it
  * from a vitest file: `runPushConfigStoreSuite({ name: 'sqlite', create: () => store })`.
  */

@@ -1,5 +1,5 @@
 /**
- * TaskStore conformance, part 3: ListTasks (spec §3.1.4, digest §i): filters, scope isolation,
+ * TaskStore conformance, part 3: ListTasks (spec §3.1.4): filters, scope isolation,
  * newest status first, cursor pagination, totalSize and invalid tokens. Registered by
  * `runTaskStoreSuite`.
  */

@@ -1,5 +1,5 @@
 /**
- * The conformance suite every TaskStore runs (DESIGN §0.3, issue 4): create/get, append and the
+ * The conformance suite every TaskStore runs: create/get, append and the
  * projected snapshot, the event log, then (in sibling files) concurrency, terminal tasks, message
  * de-duplication, delete, long logs and ListTasks. Use it from a vitest file:
  * `runTaskStoreSuite({ name: 'sqlite', create: () => new SqliteTaskStore({ path }) })`.

@@ -1,6 +1,6 @@
 /**
  * Local client errors. They never mix with {@link A2AError} (what the peer said on the wire):
- * a caller always knows whether the agent refused or the pipe broke (DESIGN §4).
+ * a caller always knows whether the agent refused or the pipe broke.
  */
 import type { AgentInterface } from '../core/schemas/index.js';
 

@@ -51,7 +51,7 @@ serverSuite(
           expect(entries.length, binding).toBeGreaterThan(0);
           for (const entry of entries) {
             expect(entry.protocolVersion).toBe('1.0');
-            // HTTP bindings: an absolute URL; gRPC: `host:port` (digest §b notes, proto HEAD).
+            // HTTP bindings: an absolute URL; gRPC: `host:port` (spec §5.7; proto/a2a.proto).
             if (binding === 'GRPC') expect(entry.url).toBe(server.running.grpcUrl);
             else expect(new URL(entry.url).origin).toBe(server.url);
           }

@@ -1,6 +1,6 @@
 /**
- * The requirements manifest: every numbered requirement of spec/A2A-1.0-CHECKLIST.md (A2A
- * v1.0.1), with the side it binds and, when this suite deliberately does not test it, why.
+ * The requirements manifest: every numbered requirement this repository
+ * checks against the A2A v1.0.1 specification (the numbering is explained in README.md here), with the side it binds and, when this suite deliberately does not test it, why.
  * Pure data: coverage.test.ts compares it with the numbers the tests cite through verifies().
  */
 
@@ -36,7 +36,7 @@ const OPTIONAL_VERSIONS =
 const OPTIONAL_SNAPSHOT = 'optional (MAY): streams end after the last update, no extra snapshot';
 const OPTIONAL_HISTORY = 'optional (MAY): history keeps every message';
 const STREAM_AUTH =
-  'design: streams close at AUTH_REQUIRED like INPUT_REQUIRED (spec §11.7; digest §f allows either)';
+  'design: streams close at AUTH_REQUIRED like INPUT_REQUIRED (spec §11.7; §11.7 allows either)';
 
 // prettier-ignore
 export const REQUIREMENTS: Readonly<Record<number, Requirement>> = {

@@ -1,7 +1,7 @@
 /**
  * The conformance matrix: `verifies([ids], title, body)` registers one test per binding, named
  * `[63,64] blocking send waits for a final state (JSONRPC)`. The numbers are those of
- * spec/A2A-1.0-CHECKLIST.md; coverage.test.ts reads them back from the sources.
+ * test/conformance/requirements.ts (see test/conformance/README.md); coverage.test.ts reads them back from the sources.
  *
  * Tests run inside `serverSuite(...)`, which starts one server for the suite (HTTP and gRPC) and
  * stops it after. A new binding is one more line in DRIVERS.

@@ -29,7 +29,7 @@ import { PACKAGE, decode, encode, protoDefinition } from './grpc-codec.js';
 import { grpcError, metadataHeaders } from './grpc-errors.js';
 import type { Operation, StreamOperation, WireError } from './wire.js';
 
-/** Request and response message of each rpc (digest §a). */
+/** Request and response message of each rpc (proto/a2a.proto). */
 // prettier-ignore
 const RPC: Readonly<Record<Operation, readonly [request: string, response: string]>> = {
   SendMessage: ['SendMessageRequest', 'SendMessageResponse'],

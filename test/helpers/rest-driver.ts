@@ -45,7 +45,7 @@ export function restDriver(baseUrl: string): BindingDriver {
   function request(operation: Operation, params: object, options: CallOptions) {
     const route = ROUTES[operation];
     const fields: Record<string, unknown> = { ...params };
-    // The interface tenant becomes the `/{tenant}` path prefix (spec §11.3, digest §i).
+    // The interface tenant becomes the `/{tenant}` path prefix (spec §11.3).
     const tenant = typeof fields.tenant === 'string' ? fields.tenant : undefined;
     delete fields.tenant;
     let path = route.path.replace(/\{(\w+)\}/g, (_m, name: string) => {

@@ -1,5 +1,5 @@
 /**
- * Strict oracles of the ProtoJSON the server must EMIT (spec §5.5-5.7, digest §b): camelCase
+ * Strict oracles of the ProtoJSON the server must EMIT (spec §5.5-5.7): camelCase
  * names only (unknown keys such as `kind` or `context_id` are rejected), string enums, UTC `Z`
  * timestamps with millisecond precision, REQUIRED fields present, exactly-one-of for oneofs.
  * Written from the spec, independently of src/core/schemas (which are lenient on input).

@@ -1,10 +1,10 @@
 /**
  * Wire facts the conformance suite checks replies against, written from the spec (A2A v1.0.1,
- * digest §a and §c) and NOT imported from src/, so the suite checks the server independently.
+ * spec §3.1, §5.3 and §5.4) and NOT imported from src/, so the suite checks the server independently.
  * Also the normalisation of the three bindings' error shapes into one {@link WireError}.
  */
 
-/** The 11 operations by their spec names (digest §a). */
+/** The 11 operations by their spec names (spec §3.1). */
 export const OPERATIONS = [
   'SendMessage',
   'SendStreamingMessage',
@@ -21,7 +21,7 @@ export const OPERATIONS = [
 export type Operation = (typeof OPERATIONS)[number];
 export type StreamOperation = 'SendStreamingMessage' | 'SubscribeToTask';
 
-/** The A2A error types by their ErrorInfo reason (digest §c.1). */
+/** The A2A error types by their ErrorInfo reason (spec §5.4). */
 export type A2AReason =
   | 'TASK_NOT_FOUND'
   | 'TASK_NOT_CANCELABLE'
@@ -34,7 +34,7 @@ export type A2AReason =
   | 'VERSION_NOT_SUPPORTED';
 
 /**
- * How each binding renders an A2A error: the v1.0.1 mapping (spec §5.4, digest §c.1). `status`
+ * How each binding renders an A2A error: the v1.0.1 mapping (spec §5.4). `status`
  * is the google.rpc status of the HTTP+JSON body, `grpc` the gRPC status code (v1.0.0 used
  * UNIMPLEMENTED for three of them; v1.0.1 does not).
  */

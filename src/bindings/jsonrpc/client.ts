@@ -84,7 +84,7 @@ export class JsonRpcTransport extends HttpTransport<number> {
     return this.envelope(operation, body, context, response, text);
   }
 
-  /** Errors before the first event come back as an ordinary JSON-RPC error reply (digest §f). */
+  /** Errors before the first event come back as an ordinary JSON-RPC error reply (spec §9.4.2). */
   protected refusal({ operation, response, type, text, context }: WireReply<number>): Error {
     try {
       if (isJsonType(type)) this.envelope(operation, tryJson(text), context, response, text);

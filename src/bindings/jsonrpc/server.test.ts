@@ -233,7 +233,7 @@ describe('JSON-RPC server', () => {
     expect(frames[0]).toBe(
       'id: 1\ndata: {"jsonrpc":"2.0","id":9,"result":{"task":{"id":"t","status":{"state":"TASK_STATE_SUBMITTED"}}}}\n\n',
     );
-    // A mid-stream failure: one more event holding a JSON-RPC error response (digest §f).
+    // A mid-stream failure: one more event holding a JSON-RPC error response (spec §9.4.2).
     const last = JSON.parse((frames[1] as string).slice('data: '.length)) as Record<
       string,
       unknown

@@ -10,7 +10,7 @@
  *   has a result the caller needs, and silently dropping it would hide client bugs. `id: null`
  *   is allowed (JSON-RPC permits it) and echoed.
  * - `params` must be a JSON object (A2A uses by-name parameters only); absent or `null` means
- *   `{}` (GetExtendedAgentCard may omit it, digest §a).
+ *   `{}` (GetExtendedAgentCard takes no parameters, spec §3.1.11).
  * - Every JSON-RPC answer, error or not, is HTTP 200 (the spec sets no status; SDKs use 200).
  * - The request Content-Type is not enforced: the body is parsed as JSON whatever it says.
  */
@@ -28,7 +28,7 @@ import { SSE_HEADERS, encodeSse, sseFrame } from '../../http/sse-encode.js';
 import type { BindingContext, HttpRequest, HttpResponse } from '../../http/types.js';
 import { JSONRPC_CONTENT_TYPE } from './wire.js';
 
-/** 0.3 method names and their 1.0 successors, for a helpful -32601 (digest §k). */
+/** 0.3 method names and their 1.0 successors, for a helpful -32601 (spec Appendix A). */
 const LEGACY_METHODS: ReadonlyMap<string, OperationName> = new Map<string, OperationName>([
   ['message/send', 'SendMessage'],
   ['message/stream', 'SendStreamingMessage'],

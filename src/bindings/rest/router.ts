@@ -24,7 +24,7 @@ type SegmentMatcher = { literal: string } | { field: string; suffix: string };
 
 interface Template {
   readonly segments: readonly SegmentMatcher[];
-  /** Verb → route: SubscribeToTask shares its template between GET and POST (digest §l.1). */
+  /** Verb → route: SubscribeToTask shares its template between GET (the proto's HTTP rule) and POST (spec §11.3.2). */
   readonly byMethod: Map<string, RestRoute>;
 }
 

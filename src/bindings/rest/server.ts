@@ -46,7 +46,7 @@ export async function handleRest(
     }
     if (ctx.versionError !== undefined) throw ctx.versionError;
     const { route } = match;
-    // Path-bound fields (and the path tenant) win over body and query (spec §11.3, digest §i).
+    // Path-bound fields (and the path tenant) win over body and query (spec §11.3).
     const fields = { ...requestFields(req, route, query, ctx.maxBodyBytes), ...match.fields };
     if (match.tenant !== undefined) fields.tenant = match.tenant;
     const params = parseParams(route.operation, fields);

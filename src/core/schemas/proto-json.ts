@@ -1,5 +1,5 @@
 /**
- * ProtoJSON building blocks (digest §b.0): camelCase out, snake_case accepted in, integer enums
+ * ProtoJSON building blocks (spec §5.5-5.7): camelCase out, snake_case accepted in, integer enums
  * accepted in, unknown fields ignored, int32 as number or decimal string.
  */
 import { z } from 'zod';

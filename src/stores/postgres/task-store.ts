@@ -56,7 +56,7 @@ interface LoadRow {
   events: StreamResponse[] | null;
 }
 
-/** Tasks in PostgreSQL: shared by every instance of an agent (DESIGN §1, scale-out). */
+/** Tasks in PostgreSQL: shared by every instance of an agent (scale-out). */
 export class PostgresTaskStore implements TaskStore, PushConfigStore, LogSource {
   private readonly sql: Statements;
   private readonly cache: ProjectionCache;
