@@ -44,7 +44,7 @@ export const serveCommand: Command = {
   examples: ['serve', 'serve --port 9000 --host 0.0.0.0', `serve & a2a discover ${EXAMPLE_URL}`],
   notes: [
     'Commands the demo agent understands: echo <text>, hi, book, story [n], slow [seconds],',
-    `reject, fail, auth. Tasks persist in ${DEFAULT_STORE_PATH} across restarts (see docs/deployment.md).`,
+    `reject, fail, auth, whoami. Tasks persist in ${DEFAULT_STORE_PATH} across restarts (see docs/deployment.md).`,
   ],
   async run({ positionals, values, io, out, signal }) {
     noExtraArgs(positionals, 0);
@@ -82,6 +82,10 @@ export const serveCommand: Command = {
       out.line(`  HTTP+JSON   ${url}/a2a/rest`);
       if (grpcUrl !== undefined) out.line(`  gRPC        ${grpcUrl}`);
       out.line(`  Tasks       ${storage}`);
+      out.line(
+        `  Push        signed; webhooks on loopback allowed for this demo only (docs/push.md)`,
+      );
+      out.line(`  Extended    GetExtendedAgentCard with the token the "auth" command hands out`);
       out.line('');
       out.line('Try, in another terminal:');
       out.line(`  a2a discover ${url}`);
