@@ -193,6 +193,19 @@ describe('help and version', () => {
     const group = await cli(['card', '--help']);
     expect(group.code).toBe(0);
     expect(group.stdout).toContain('a2a card verify <file|url>');
+    expect(group.stdout).toContain('a2a card keygen --out <private.jwk>');
+    expect(group.stdout).toContain('`a2a card <command> --help`');
+  });
+
+  it('`a2a push --help` names its own verb (groups come from the command names)', async () => {
+    const push = await cli(['push', '--help']);
+    expect(push.code).toBe(0);
+    expect(push.stdout).toContain('a2a push receive');
+    expect(push.stdout).toContain('`a2a push <command> --help`');
+    expect(push.stdout).not.toContain('a2a card');
+    const missing = await cli(['push']);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain('use one of: a2a push receive');
   });
 
   it('accepts global flags before the verb', async () => {

@@ -7,7 +7,7 @@ import { EXIT, UsageError } from '../exit-codes.js';
 import { responseLines } from '../format/task.js';
 import { messageParts } from '../message-parts.js';
 import { booleanFlag, intFlag, listFlag, stringFlag } from '../options.js';
-import { watchStream } from '../stream-view.js';
+import { watchStream } from '../render/stream-view.js';
 import { exitForState, printNextSteps, requireArgs } from '../task-helpers.js';
 
 /** The `send` verb. */

@@ -1,7 +1,7 @@
 /** `a2a subscribe`: SubscribeToTask, with the same live display as `send --stream`. */
 import { EXAMPLE_URL, type Command } from '../command.js';
 import { agentUrl, connect } from '../connect.js';
-import { watchStream } from '../stream-view.js';
+import { watchStream } from '../render/stream-view.js';
 import { exitForState, noExtraArgs, printNextSteps, requireArgs } from '../task-helpers.js';
 
 /** The `subscribe` verb. */
@@ -25,7 +25,8 @@ export const subscribeCommand: Command = {
     noExtraArgs(positionals, 2);
     const url = agentUrl(rawUrl);
     const client = await connect(url, global, errors, signal);
-    const state = await watchStream(client.subscribeToTask({ id }, { signal }), out, errors);
+    const events = client.subscribeToTask({ id }, { signal });
+    const state = await watchStream(events, out, errors, { untilSettled: true });
     if (state.task) printNextSteps(out, url, state.task);
     return exitForState(state.state);
   },

@@ -3,10 +3,9 @@
  * streamed in as it grows (word-wrapped), and a spinner line at the bottom with the state, the
  * latest status text, the number of artifact chunks and the elapsed time.
  */
-import type { StreamResponse, TaskState } from '../core/schemas/index.js';
-import type { Output } from './io.js';
+import type { StreamResponse, TaskState } from '../../core/schemas/index.js';
+import type { Output } from '../io.js';
 import type { StreamState } from './stream-state.js';
-import type { StreamRenderer } from './stream-view.js';
 import {
   artifactTitle,
   oneLine,
@@ -14,8 +13,15 @@ import {
   roleName,
   shortState,
   stateLabel,
-} from './format/text.js';
+} from '../format/text.js';
 import { splitRows } from './wrap-rows.js';
+
+/** Receives each event and the end of the stream. */
+export interface StreamRenderer {
+  event(event: StreamResponse, state: StreamState, chunk: number): void;
+  /** Called once, also when the stream failed (before the error is reported). */
+  finish(state: StreamState): void;
+}
 
 const FRAMES = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
 const CLEAR_LINE = '\r\x1b[2K';

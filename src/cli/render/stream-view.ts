@@ -3,10 +3,11 @@
  * `-o json`, one plain line per event when stdout is not a terminal, and a live display on a
  * terminal (see live-display.ts).
  */
-import type { StreamResponse } from '../core/schemas/index.js';
-import type { ErrorContext } from './describe-error.js';
-import type { Output } from './io.js';
-import { LiveDisplay } from './live-display.js';
+import type { StreamResponse } from '../../core/schemas/index.js';
+import { isSettled } from '../../core/task-state.js';
+import type { ErrorContext } from '../describe-error.js';
+import type { Output } from '../io.js';
+import { LiveDisplay, type StreamRenderer } from './live-display.js';
 import { StreamState } from './stream-state.js';
 import {
   artifactTitle,
@@ -15,13 +16,16 @@ import {
   roleName,
   shortState,
   stateLabel,
-} from './format/text.js';
+} from '../format/text.js';
 
-/** Receives each event and the end of the stream. */
-export interface StreamRenderer {
-  event(event: StreamResponse, state: StreamState, chunk: number): void;
-  /** Called once, also when the stream failed (before the error is reported). */
-  finish(state: StreamState): void;
+/** Options of {@link watchStream}. */
+export interface WatchOptions {
+  /**
+   * Stop at the first event that leaves the task terminal or interrupted (INPUT_REQUIRED,
+   * AUTH_REQUIRED). SubscribeToTask stays open past an interruption (spec §3.1.6 ends it only
+   * when the task is terminal), so `subscribe` stops there itself.
+   */
+  untilSettled?: boolean | undefined;
 }
 
 /**
@@ -32,6 +36,7 @@ export async function watchStream(
   events: AsyncIterable<StreamResponse>,
   out: Output,
   errors: ErrorContext,
+  options: WatchOptions = {},
 ): Promise<StreamState> {
   const state = new StreamState();
   const renderer: StreamRenderer = out.json
@@ -43,6 +48,8 @@ export async function watchStream(
     for await (const event of events) {
       const chunk = state.apply(event);
       renderer.event(event, state, chunk);
+      // Leaving the loop closes the stream (the HTTP body or the gRPC call), never the task.
+      if (options.untilSettled && state.state !== undefined && isSettled(state.state)) break;
     }
   } catch (error) {
     errors.taskId = state.task?.id;
