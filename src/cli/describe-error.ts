@@ -144,12 +144,17 @@ function transportError(error: TransportError, context: ErrorContext): Report {
       }
       return { ...base, message: error.message, hint: SERVE_HINT };
     }
-    case 'TIMEOUT':
+    case 'TIMEOUT': {
+      const taskId = error.taskId ?? context.taskId;
+      const look = taskId
+        ? `\`a2a get ${where} ${taskId}\` shows the task; `
+        : `\`a2a list ${where}\` shows recent tasks; `;
       return {
         ...base,
         message: error.message,
-        hint: 'raise --timeout <seconds>, or use --no-wait / --stream for long tasks',
+        hint: `${look}raise --timeout <seconds>, or use --no-wait / --stream for long tasks`,
       };
+    }
     case 'ABORTED': {
       const { taskId } = context;
       const hint = taskId

@@ -26,7 +26,10 @@ export type OperationResult<N extends UnaryOperationName> = N extends 'SendMessa
 export interface CallOptions {
   /** Aborts the call (a {@link TransportError} `ABORTED`). Never cancels the task (spec §3.5.2). */
   signal?: AbortSignal | undefined;
-  /** Unary: limit for the whole exchange. Streams: limit until the response headers arrive. */
+  /**
+   * Unary: limit for the whole exchange (through A2AClient: for the whole call, retries
+   * included). Streams: limit until the response headers arrive.
+   */
   timeoutMs?: number | undefined;
   /** Streams: longest silence (no bytes, keep-alives included) before `TIMEOUT`. */
   idleTimeoutMs?: number | undefined;

@@ -24,6 +24,19 @@ async function started(fake: Promise<Fake>): Promise<Fake> {
 }
 
 describe('transport failures (exit 3)', () => {
+  it('--timeout covers the whole call, retries included, and says the task may go on', async () => {
+    const started = Date.now();
+    const { code, stderr } = await cli(['send', url, '--timeout', '1', 'slow', '5']);
+    const elapsed = Date.now() - started;
+    expect(code).toBe(3);
+    expect(stderr).toMatch(
+      /error: SendMessage: no reply from \S+ within 1 s \(waited [\d.]+ s, 1 attempt\); the message may have reached the agent and its task may still be running on the server/,
+    );
+    expect(stderr).toContain(`hint: \`a2a list ${url}\` shows recent tasks; raise --timeout`);
+    // Before, each of the 3 attempts got the whole timeout (about 3.8 s in all).
+    expect(elapsed).toBeLessThan(2900);
+  });
+
   it('says an unreachable agent may not be running, and how to start one', async () => {
     const dead = `http://127.0.0.1:${await closedPort()}`;
     for (const argv of [
