@@ -181,7 +181,20 @@ function isEntryPoint(): boolean {
   }
 }
 
+/**
+ * `a2a get … | head`: once the reader has gone, the rest of the output has nowhere to go. End
+ * quietly, as a shell tool does on SIGPIPE, instead of dying with a stack on EPIPE.
+ */
+function quietOnClosedPipe(stream: NodeJS.WriteStream): void {
+  stream.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code !== 'EPIPE') throw error;
+    process.exit(typeof process.exitCode === 'number' ? process.exitCode : EXIT.OK);
+  });
+}
+
 if (isEntryPoint()) {
+  quietOnClosedPipe(process.stdout);
+  quietOnClosedPipe(process.stderr);
   const controller = new AbortController();
   process.on('SIGINT', () => {
     if (controller.signal.aborted) process.exit(EXIT.INTERRUPTED); // a second Ctrl+C does not wait

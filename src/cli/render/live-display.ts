@@ -19,8 +19,11 @@ import { splitRows } from './wrap-rows.js';
 /** Receives each event and the end of the stream. */
 export interface StreamRenderer {
   event(event: StreamResponse, state: StreamState, chunk: number): void;
-  /** Called once, also when the stream failed (before the error is reported). */
-  finish(state: StreamState): void;
+  /**
+   * Called once, also when the stream failed or was interrupted (`failed`, before the error is
+   * reported): then no final state is claimed.
+   */
+  finish(state: StreamState, failed: boolean): void;
 }
 
 const FRAMES = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
@@ -91,14 +94,14 @@ export class LiveDisplay implements StreamRenderer {
     }
   }
 
-  /** Stops the spinner and prints the final line. */
-  finish(state: StreamState): void {
+  /** Stops the spinner and prints the final line (none when the stream failed). */
+  finish(state: StreamState, failed: boolean): void {
     clearInterval(this.timer);
     this.timer = undefined;
     const lines: string[] = [];
     this.flushPartial(lines);
     const task = state.task;
-    if (task) {
+    if (task && !failed) {
       const s = task.status.state;
       const ok = s !== 'TASK_STATE_FAILED' && s !== 'TASK_STATE_REJECTED';
       const mark = ok ? this.out.style.green('✔') : this.out.style.red('✘');

@@ -44,6 +44,7 @@ export async function watchStream(
     : out.tty
       ? new LiveDisplay(out)
       : new PlainLines(out);
+  let failed = false;
   try {
     for await (const event of events) {
       const chunk = state.apply(event);
@@ -52,10 +53,11 @@ export async function watchStream(
       if (options.untilSettled && state.state !== undefined && isSettled(state.state)) break;
     }
   } catch (error) {
+    failed = true;
     errors.taskId = state.task?.id;
     throw error;
   } finally {
-    renderer.finish(state);
+    renderer.finish(state, failed);
   }
   return state;
 }
@@ -69,10 +71,10 @@ export class PlainLines implements StreamRenderer {
     this.out.line(eventLine(event, chunk, this.out));
   }
 
-  /** Prints the final state. */
-  finish(state: StreamState): void {
+  /** Prints the final state (none when the stream failed: the error says what happened). */
+  finish(state: StreamState, failed: boolean): void {
     const task = state.task;
-    if (!task) return;
+    if (!task || failed) return;
     const chunks = state.chunks
       ? ` · ${state.chunks} artifact chunk${state.chunks === 1 ? '' : 's'}`
       : '';
