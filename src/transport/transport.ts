@@ -11,6 +11,7 @@ import {
   type StreamingOperationName,
 } from '../core/operations.js';
 import type { Empty, SendMessageResponse, StreamResponse } from '../core/schemas/index.js';
+import type { StreamItem } from '../core/service.js';
 
 /** The operations that answer once (everything but the two streams). */
 export type UnaryOperationName = Exclude<OperationName, StreamingOperationName>;
@@ -41,11 +42,8 @@ export interface CallOptions {
   lastEventId?: string | undefined;
 }
 
-/** One stream event with the SSE id it arrived with (absent when the binding has none). */
-export interface StreamItem {
-  id?: string | undefined;
-  event: StreamResponse;
-}
+/** One stream event with its SSE id: the one type client and server share (core/service.ts). */
+export type { StreamItem };
 
 /** The events of a streaming operation, validated, with the resume point of the stream. */
 export interface EventStream extends AsyncIterable<StreamResponse> {
