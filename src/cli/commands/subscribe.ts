@@ -18,6 +18,8 @@ export const subscribeCommand: Command = {
   ],
   notes: [
     'The first event is the current task; a finished task cannot be subscribed to (exit 1).',
+    'It ends when the task finishes or pauses for input or authorization (INPUT_REQUIRED,',
+    'AUTH_REQUIRED), and says how to go on.',
     'Ctrl+C stops following; the task goes on.',
   ],
   async run({ positionals, global, out, signal, errors }) {
