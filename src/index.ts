@@ -35,6 +35,7 @@ export type {
 } from './core/schemas/task.js';
 export { A2AError, ERROR_CATALOG, isA2AError } from './core/errors.js';
 export type { A2AErrorCode, FieldViolation } from './core/errors.js';
+export { MissingDependencyError, type MissingDependency } from './core/missing-dependency.js';
 export { OPERATIONS, isOperationName } from './core/operations.js';
 export type { OperationName } from './core/operations.js';
 export {

@@ -3,6 +3,7 @@
  * where possible, a hint saying what to do (reach the agent, authenticate, fix the usage).
  */
 import { A2AError } from '../core/errors.js';
+import { MissingDependencyError } from '../core/missing-dependency.js';
 import { PROTOCOL_VERSION, majorMinor } from '../core/interfaces.js';
 import type { AgentCard } from '../core/schemas/index.js';
 import { WELL_KNOWN_CARD_PATH } from '../client/card-resolver.js';
@@ -38,6 +39,10 @@ export function describeError(error: unknown, context: ErrorContext = {}): Repor
   if (error instanceof CliError) {
     const code = error.exitCode === EXIT.USAGE ? 'USAGE' : 'CLI';
     return { exitCode: error.exitCode, code, message: error.message, hint: error.hint };
+  }
+  if (error instanceof MissingDependencyError) {
+    const hint = `install it: ${error.install}${error.instead ? `; ${error.instead}` : ''}`;
+    return { exitCode: EXIT.USAGE, code: 'MISSING_DEPENDENCY', message: error.problem, hint };
   }
   if (error instanceof A2AError) return agentError(error);
   if (error instanceof IncompatibleAgentError) return incompatible(error);
@@ -144,12 +149,17 @@ function transportError(error: TransportError, context: ErrorContext): Report {
       }
       return { ...base, message: error.message, hint: SERVE_HINT };
     }
-    case 'TIMEOUT':
+    case 'TIMEOUT': {
+      const taskId = error.taskId ?? context.taskId;
+      const look = taskId
+        ? `\`a2a get ${where} ${taskId}\` shows the task; `
+        : `\`a2a list ${where}\` shows recent tasks; `;
       return {
         ...base,
         message: error.message,
-        hint: 'raise --timeout <seconds>, or use --no-wait / --stream for long tasks',
+        hint: `${look}raise --timeout <seconds>, or use --no-wait / --stream for long tasks`,
       };
+    }
     case 'ABORTED': {
       const { taskId } = context;
       const hint = taskId

@@ -4,7 +4,7 @@ export const EXIT = {
   OK: 0,
   /** The agent answered with a spec error (A2AError), or the task ended FAILED or REJECTED. */
   AGENT_ERROR: 1,
-  /** Bad usage: unknown verb or flag, missing argument, invalid value. */
+  /** Bad usage (unknown verb or flag, missing argument, invalid value), or a missing optional package. */
   USAGE: 2,
   /** Transport failure: host unreachable, timeout, not an A2A agent, invalid response. */
   TRANSPORT: 3,
@@ -21,7 +21,10 @@ export type ExitCode = (typeof EXIT)[keyof typeof EXIT];
 export const EXIT_CODE_HELP: readonly (readonly [number, string])[] = [
   [EXIT.OK, 'success'],
   [EXIT.AGENT_ERROR, 'the agent answered with an A2A error, or the task ended FAILED or REJECTED'],
-  [EXIT.USAGE, 'bad usage (unknown verb or flag, missing or invalid argument)'],
+  [
+    EXIT.USAGE,
+    'bad usage (unknown verb or flag, missing or invalid argument), or an optional package to install',
+  ],
   [
     EXIT.TRANSPORT,
     'transport failure: host unreachable, timeout, not an A2A agent, bad response, version mismatch',

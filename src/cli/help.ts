@@ -59,12 +59,12 @@ export function commandHelp(command: Command, style: Style): string[] {
 }
 
 /** A group of verbs (`a2a card --help`): each one's summary and usage. */
-export function groupHelp(commands: readonly Command[], style: Style): string[] {
+export function groupHelp(group: string, commands: readonly Command[], style: Style): string[] {
   return commands
     .flatMap((c) => [
       `${style.bold(`a2a ${c.name}`)}: ${c.summary}`,
       ...c.usage.map((u) => `  a2a ${u}`),
       '',
     ])
-    .concat(style.dim('`a2a card <command> --help` shows the flags and examples of one.'));
+    .concat(style.dim(`\`a2a ${group} <command> --help\` shows the flags and examples of one.`));
 }

@@ -56,8 +56,10 @@ function findVerb(argv: readonly string[]): { words: string[]; rest: string[] } 
   return { words, rest };
 }
 
-/** Verbs that group several commands under a second word. */
-const GROUPS: readonly string[] = ['card', 'push'];
+/** Verbs that group several commands under a second word (`card` of `card validate`). */
+const GROUPS: readonly string[] = [
+  ...new Set(COMMANDS.flatMap((c) => (c.name.includes(' ') ? [c.name.split(' ')[0] ?? ''] : []))),
+];
 
 function resolveCommand(words: readonly string[]): Command {
   const [verb = '', noun] = words;
@@ -129,7 +131,7 @@ export async function run(argv: readonly string[], io: CliIo): Promise<number> {
       /^(-h|--help)$/.test(rest[0] ?? '')
     ) {
       const cards = COMMANDS.filter((c) => c.name.startsWith(`${group} `));
-      io.stdout.write(`${groupHelp(cards, styleFor(io.stdout, io.env)).join('\n')}\n`);
+      io.stdout.write(`${groupHelp(group, cards, styleFor(io.stdout, io.env)).join('\n')}\n`);
       return EXIT.OK;
     }
     const command = resolveCommand(words);
@@ -182,7 +184,20 @@ function isEntryPoint(): boolean {
   }
 }
 
+/**
+ * `a2a get … | head`: once the reader has gone, the rest of the output has nowhere to go. End
+ * quietly, as a shell tool does on SIGPIPE, instead of dying with a stack on EPIPE.
+ */
+function quietOnClosedPipe(stream: NodeJS.WriteStream): void {
+  stream.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code !== 'EPIPE') throw error;
+    process.exit(typeof process.exitCode === 'number' ? process.exitCode : EXIT.OK);
+  });
+}
+
 if (isEntryPoint()) {
+  quietOnClosedPipe(process.stdout);
+  quietOnClosedPipe(process.stderr);
   const controller = new AbortController();
   process.on('SIGINT', () => {
     if (controller.signal.aborted) process.exit(EXIT.INTERRUPTED); // a second Ctrl+C does not wait

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { UsageError } from './exit-codes.js';
 import { globalOptions, keyValue, parseFlags, parseTaskState } from './options.js';
-import { splitRows } from './wrap-rows.js';
+import { splitRows } from './render/wrap-rows.js';
 import { agentUrl } from './connect.js';
 
 describe('parseTaskState', () => {

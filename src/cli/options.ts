@@ -38,7 +38,7 @@ export const GLOBAL_FLAG_HELP: readonly (readonly [string, string])[] = [
   ['--binding JSONRPC|HTTP+JSON|GRPC', "use only this binding (default: the card's order)"],
   ['--header NAME=VALUE', 'extra HTTP header on every request (repeatable)'],
   ['--tenant ID', "tenant sent in every request (default: the interface's tenant)"],
-  ['--timeout SECONDS', 'give up on a call after this long (default 30)'],
+  ['--timeout SECONDS', 'give up on a call after this long, retries included (default 30)'],
   ['--token TOKEN', "bearer token, sent as the card's HTTP/OAuth scheme asks"],
   ['--api-key [NAME=]VALUE', "API key, placed where the card's API key scheme says"],
   ['-h, --help', 'show help (`a2a <verb> --help` for one verb)'],

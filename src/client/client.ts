@@ -20,6 +20,7 @@ import { InterfacePool, type TransportFactory } from './interface-pool.js';
 import { DEFAULT_BINDINGS, DEFAULT_TRANSPORTS } from './default-transports.js';
 import { resumableStream, type ResumeNotice } from './stream-resume.js';
 import {
+  DEFAULT_TIMEOUT_MS,
   eventStream,
   type CallOptions,
   type ClientTransport,
@@ -29,6 +30,8 @@ import {
   type UnaryOperationName,
 } from '../transport/transport.js';
 import { SAFE_OPERATIONS, unsupportedByCard } from './policy.js';
+import { deadlineError, taskIdOf } from './deadline.js';
+import { isTransportError } from '../transport/errors.js';
 
 export type { TransportFactory } from './interface-pool.js';
 
@@ -48,7 +51,10 @@ export interface A2AClientOptions extends RetryEnvironment {
   /** Headers sent on every call (and on the card request). */
   headers?: Record<string, string> | undefined;
   interceptors?: readonly Interceptor[] | undefined;
-  /** Unary timeout, and for streams the wait for the response headers (default 30 s). */
+  /**
+   * Unary calls: the whole call, retries and the waits between them included (default 30 s).
+   * Streams: the wait for the response headers.
+   */
   timeoutMs?: number | undefined;
   /** Streams: longest silence before the stream counts as dropped (default 120 s). */
   idleTimeoutMs?: number | undefined;
@@ -226,6 +232,10 @@ export class A2AClient {
   ): Promise<OperationResult<N>> {
     let call: ClientCall | undefined;
     let attempts = 0;
+    // One deadline for the call, retries and the waits between them included.
+    const timeoutMs = options.timeoutMs ?? this.options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    const started = Date.now();
+    const deadline = started + timeoutMs;
     try {
       this.checkCapability(operation);
       const result = await withRetry(
@@ -233,12 +243,18 @@ export class A2AClient {
           this.pool.run(async (t) => {
             call = createCall(operation, request, options, ++attempts, t);
             await runBefore(this.interceptors, call);
-            const callOptions = { ...options, headers: call.headers, query: call.query };
+            const callOptions = {
+              ...options,
+              headers: call.headers,
+              query: call.query,
+              timeoutMs: Math.max(1, deadline - Date.now()),
+            };
             return t.call(operation, call.request as OperationParams<N>, callOptions);
           }),
         {
           policy: SAFE_OPERATIONS.has(operation) ? this.options.retries : { maxAttempts: 1 },
           signal: options.signal,
+          deadline,
           random: this.options.random,
           sleep: this.options.sleep,
           onRetry: (n) => this.options.onRetry?.({ operation, ...n }),
@@ -246,7 +262,18 @@ export class A2AClient {
       );
       if (call) await runAfter(this.interceptors, { call, result });
       return result;
-    } catch (error) {
+    } catch (caught) {
+      const error = isTransportError(caught, 'TIMEOUT')
+        ? deadlineError({
+            operation,
+            url: caught.url ?? this.pool.selected.url,
+            timeoutMs,
+            elapsedMs: Date.now() - started,
+            attempts,
+            taskId: taskIdOf(operation, request),
+            cause: caught,
+          })
+        : caught;
       if (call) await runAfter(this.interceptors, { call, error });
       throw error;
     }

@@ -9,6 +9,7 @@ export {
   type TransportErrorOptions,
 } from '../transport/errors.js';
 export { A2AError, isA2AError, type A2AErrorCode, type FieldViolation } from '../core/errors.js';
+export { MissingDependencyError, type MissingDependency } from '../core/missing-dependency.js';
 export {
   AgentCardResolver,
   cardUrl,

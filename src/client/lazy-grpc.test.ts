@@ -123,7 +123,7 @@ describe('GRPC in DEFAULT_TRANSPORTS', () => {
     const { LazyGrpcTransport: Fresh } = await import('./lazy-grpc.js');
     const transport = new Fresh({ url: running.grpcUrl ?? '' });
     await expect(transport.getTask({ id: 'x' })).rejects.toThrow(
-      'install @grpc/grpc-js and @grpc/proto-loader to call gRPC interfaces',
+      /^Calling gRPC interfaces needs the optional packages @grpc\/grpc-js and @grpc\/proto-loader.*install with `npm install @grpc\/grpc-js @grpc\/proto-loader`$/,
     );
   });
 });

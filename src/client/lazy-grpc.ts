@@ -2,6 +2,7 @@
  * The GRPC entry of DEFAULT_TRANSPORTS: a transport that imports the gRPC binding on its first
  * call, so @grpc/grpc-js and @grpc/proto-loader stay optional peers of the client.
  */
+import { MissingDependencyError } from '../core/missing-dependency.js';
 import type { OperationParams, StreamingOperationName } from '../core/operations.js';
 import {
   BaseTransport,
@@ -62,10 +63,13 @@ export class LazyGrpcTransport extends BaseTransport {
         return transport;
       },
       (error: unknown) => {
-        const reason = error instanceof Error ? error.message : String(error);
-        throw new Error(
-          `install @grpc/grpc-js and @grpc/proto-loader to call gRPC interfaces (${reason})`,
-          { cause: error },
+        throw new MissingDependencyError(
+          {
+            packages: ['@grpc/grpc-js', '@grpc/proto-loader'],
+            feature: 'Calling gRPC interfaces',
+            install: 'npm install @grpc/grpc-js @grpc/proto-loader',
+          },
+          error,
         );
       },
     );

@@ -103,10 +103,15 @@ export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
 export interface WithRetryOptions extends RetryEnvironment {
   policy?: RetryOptions | undefined;
   signal?: AbortSignal | undefined;
+  /** `Date.now()` after which no attempt starts: a retry that would begin later is not made. */
+  deadline?: number | undefined;
   onRetry?: ((notice: RetryNotice) => void) | undefined;
 }
 
-/** Runs `attempt(n)` until it succeeds, fails for good, or the attempts run out. */
+/**
+ * Runs `attempt(n)` until it succeeds, fails for good, the attempts run out, or the next attempt
+ * would start after the deadline.
+ */
 export async function withRetry<T>(
   attempt: (n: number) => Promise<T>,
   options: WithRetryOptions = {},
@@ -118,6 +123,7 @@ export async function withRetry<T>(
     } catch (error) {
       const delayMs = retryDelay(error, n, options.policy, options.random);
       if (delayMs === undefined || options.signal?.aborted) throw error;
+      if (options.deadline !== undefined && Date.now() + delayMs >= options.deadline) throw error;
       options.onRetry?.({ attempt: n, delayMs, error });
       await wait(delayMs, options.signal);
     }

@@ -6,9 +6,13 @@ import type { CallContext } from './call-context.js';
 import type { OperationName, StreamingOperationName } from './operations.js';
 import type { AgentCard, AgentInterface, StreamResponse } from './schemas/index.js';
 
-/** One event of a stream with its SSE id (the log sequence number); `id` becomes the SSE `id:` line. */
+/**
+ * One event of a stream with its SSE id, on both sides: the server's `id` (the log sequence
+ * number) becomes the SSE `id:` line; the client's is the one the event arrived with (absent when
+ * the binding has none, as in gRPC).
+ */
 export interface StreamItem {
-  id?: string;
+  id?: string | undefined;
   event: StreamResponse;
 }
 

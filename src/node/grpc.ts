@@ -3,6 +3,7 @@
  * The binding is imported on demand, so @grpc/grpc-js and @grpc/proto-loader stay optional peers.
  */
 import { createServer } from 'node:net';
+import { MissingDependencyError } from '../core/missing-dependency.js';
 import type { AgentInterface } from '../core/schemas/index.js';
 import type * as GrpcServe from '../bindings/grpc/serve.js';
 import type { GrpcServiceOptions } from '../bindings/grpc/server.js';
@@ -50,10 +51,15 @@ export async function loadGrpc(): Promise<typeof GrpcServe> {
   try {
     return await import('../bindings/grpc/serve.js');
   } catch (error) {
-    const reason = error instanceof Error ? error.message : String(error);
-    throw new Error(`install @grpc/grpc-js and @grpc/proto-loader to serve gRPC (${reason})`, {
-      cause: error,
-    });
+    throw new MissingDependencyError(
+      {
+        packages: ['@grpc/grpc-js', '@grpc/proto-loader'],
+        feature: 'Serving gRPC',
+        install: 'npm install @grpc/grpc-js @grpc/proto-loader',
+        instead: 'or serve without gRPC: --no-grpc',
+      },
+      error,
+    );
   }
 }
 

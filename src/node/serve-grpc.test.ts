@@ -114,7 +114,7 @@ describe('serve({ grpc })', () => {
     });
     const fresh = await import('./serve.js');
     await expect(fresh.serve(agent, { logger: null, grpc: true })).rejects.toThrow(
-      'install @grpc/grpc-js and @grpc/proto-loader to serve gRPC',
+      /^Serving gRPC needs the optional packages @grpc\/grpc-js and @grpc\/proto-loader.*install with `npm install @grpc\/grpc-js @grpc\/proto-loader`$/,
     );
   });
 });

@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { MissingDependencyError } from '../core/missing-dependency.js';
 import { missingDriver, openStore, storeSettingsFromEnv } from './open.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'a2a-kit-open-'));
@@ -65,7 +66,10 @@ describe('missingDriver', () => {
     const error = Object.assign(new Error("Cannot find package 'pg' imported from x.js"), {
       code: 'ERR_MODULE_NOT_FOUND',
     });
-    expect(missingDriver('pg', error).message).toMatch(/optional dependency pg.*npm install pg/);
+    const missing = missingDriver('pg', error);
+    expect(missing).toBeInstanceOf(MissingDependencyError);
+    expect(missing).toMatchObject({ packages: ['pg'], install: 'npm install pg' });
+    expect(missing.message).toMatch(/optional package pg.*install with `npm install pg`/);
     const other = new Error('connection refused');
     expect(missingDriver('pg', other)).toBe(other);
   });

@@ -4,6 +4,7 @@
  * The drivers are optional peer dependencies, loaded only when asked for, so a missing one
  * gives a message that says what to install instead of a crash at startup.
  */
+import { isMissingPackage, MissingDependencyError } from '../core/missing-dependency.js';
 import type { OwnershipOptions } from '../server/ownership.js';
 import type { SqliteTaskStore } from './sqlite/task-store.js';
 import type { EventBus, TaskStore } from './types.js';
@@ -138,17 +139,20 @@ async function load<T>(driver: string, importer: () => Promise<T>): Promise<T> {
 /** The error to show for a failed driver import: what to install when it is missing. */
 export function missingDriver(driver: string, error: unknown): Error {
   const message = error instanceof Error ? error.message : String(error);
-  const code = (error as { code?: unknown }).code;
   const missing =
-    (code === 'ERR_MODULE_NOT_FOUND' && message.includes(driver)) ||
+    isMissingPackage(error, driver) ||
     /could not locate the bindings file|was compiled against a different node/i.test(message);
   if (!missing) return error instanceof Error ? error : new Error(message);
-  const hint =
+  return new MissingDependencyError(
     driver === 'pg'
-      ? 'npm install pg'
-      : 'npm install better-sqlite3@12 (or run with --store memory)';
-  return new Error(
-    `This store needs the optional dependency ${driver}, which could not be loaded (${message.split('\n')[0]}). Install it: ${hint}`,
+      ? { packages: ['pg'], feature: 'The PostgreSQL store', install: 'npm install pg' }
+      : {
+          packages: ['better-sqlite3'],
+          feature: 'The SQLite store',
+          install: 'npm install better-sqlite3@12',
+          instead: 'or keep tasks in memory: --store memory',
+        },
+    error,
   );
 }
 

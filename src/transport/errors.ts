@@ -8,7 +8,10 @@ import type { AgentInterface } from '../core/schemas/index.js';
 export type TransportErrorCode =
   /** The connection could not be made or broke (refused, DNS, reset). */
   | 'NETWORK'
-  /** No answer within the call timeout (or no bytes within a stream's idle timeout). */
+  /**
+   * No answer within the call timeout, retries included (or no bytes within a stream's idle
+   * timeout). The request may have reached the agent: the task may still be running.
+   */
   | 'TIMEOUT'
   /** The caller aborted through its AbortSignal. */
   | 'ABORTED'
@@ -27,6 +30,10 @@ export interface TransportErrorOptions {
   retryAfterMs?: number;
   /** The URL that was called. */
   url?: string;
+  /** Attempts made, retries included (set by A2AClient on a call that timed out). */
+  attempts?: number;
+  /** The task the call was about, when known: it may still be running on the server. */
+  taskId?: string;
   cause?: unknown;
 }
 
@@ -37,6 +44,8 @@ export class TransportError extends Error {
   readonly status: number | undefined;
   readonly retryAfterMs: number | undefined;
   readonly url: string | undefined;
+  readonly attempts: number | undefined;
+  readonly taskId: string | undefined;
 
   constructor(code: TransportErrorCode, message: string, options: TransportErrorOptions = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
@@ -44,6 +53,8 @@ export class TransportError extends Error {
     this.status = options.status;
     this.retryAfterMs = options.retryAfterMs;
     this.url = options.url;
+    this.attempts = options.attempts;
+    this.taskId = options.taskId;
   }
 }
 

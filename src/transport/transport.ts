@@ -11,6 +11,7 @@ import {
   type StreamingOperationName,
 } from '../core/operations.js';
 import type { Empty, SendMessageResponse, StreamResponse } from '../core/schemas/index.js';
+import type { StreamItem } from '../core/service.js';
 
 /** The operations that answer once (everything but the two streams). */
 export type UnaryOperationName = Exclude<OperationName, StreamingOperationName>;
@@ -26,7 +27,10 @@ export type OperationResult<N extends UnaryOperationName> = N extends 'SendMessa
 export interface CallOptions {
   /** Aborts the call (a {@link TransportError} `ABORTED`). Never cancels the task (spec §3.5.2). */
   signal?: AbortSignal | undefined;
-  /** Unary: limit for the whole exchange. Streams: limit until the response headers arrive. */
+  /**
+   * Unary: limit for the whole exchange (through A2AClient: for the whole call, retries
+   * included). Streams: limit until the response headers arrive.
+   */
   timeoutMs?: number | undefined;
   /** Streams: longest silence (no bytes, keep-alives included) before `TIMEOUT`. */
   idleTimeoutMs?: number | undefined;
@@ -38,11 +42,8 @@ export interface CallOptions {
   lastEventId?: string | undefined;
 }
 
-/** One stream event with the SSE id it arrived with (absent when the binding has none). */
-export interface StreamItem {
-  id?: string | undefined;
-  event: StreamResponse;
-}
+/** One stream event with its SSE id: the one type client and server share (core/service.ts). */
+export type { StreamItem };
 
 /** The events of a streaming operation, validated, with the resume point of the stream. */
 export interface EventStream extends AsyncIterable<StreamResponse> {

@@ -24,6 +24,19 @@ async function started(fake: Promise<Fake>): Promise<Fake> {
 }
 
 describe('transport failures (exit 3)', () => {
+  it('--timeout covers the whole call, retries included, and says the task may go on', async () => {
+    const started = Date.now();
+    const { code, stderr } = await cli(['send', url, '--timeout', '1', 'slow', '5']);
+    const elapsed = Date.now() - started;
+    expect(code).toBe(3);
+    expect(stderr).toMatch(
+      /error: SendMessage: no reply from \S+ within 1 s \(waited [\d.]+ s, 1 attempt\); the message may have reached the agent and its task may still be running on the server/,
+    );
+    expect(stderr).toContain(`hint: \`a2a list ${url}\` shows recent tasks; raise --timeout`);
+    // Before, each of the 3 attempts got the whole timeout (about 3.8 s in all).
+    expect(elapsed).toBeLessThan(2900);
+  });
+
   it('says an unreachable agent may not be running, and how to start one', async () => {
     const dead = `http://127.0.0.1:${await closedPort()}`;
     for (const argv of [
@@ -193,6 +206,19 @@ describe('help and version', () => {
     const group = await cli(['card', '--help']);
     expect(group.code).toBe(0);
     expect(group.stdout).toContain('a2a card verify <file|url>');
+    expect(group.stdout).toContain('a2a card keygen --out <private.jwk>');
+    expect(group.stdout).toContain('`a2a card <command> --help`');
+  });
+
+  it('`a2a push --help` names its own verb (groups come from the command names)', async () => {
+    const push = await cli(['push', '--help']);
+    expect(push.code).toBe(0);
+    expect(push.stdout).toContain('a2a push receive');
+    expect(push.stdout).toContain('`a2a push <command> --help`');
+    expect(push.stdout).not.toContain('a2a card');
+    const missing = await cli(['push']);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain('use one of: a2a push receive');
   });
 
   it('accepts global flags before the verb', async () => {

@@ -70,6 +70,64 @@ describe('Ctrl+C', () => {
   });
 });
 
+describe('Ctrl+C on a terminal', () => {
+  it('claims no final state: no success mark before "interrupted"', async () => {
+    const stop = new AbortController();
+    const { code, stdout, stderr } = await cli(['send', '--stream', url, 'slow', '30'], {
+      tty: 80,
+      signal: stop.signal,
+      onStdout: (soFar) => {
+        if (soFar.includes('WORKING')) stop.abort();
+      },
+    });
+    expect(code).toBe(130);
+    expect(stderr).toContain('error: interrupted');
+    const shown = screen(stdout);
+    expect(shown.some((l) => l.startsWith('▶ task'))).toBe(true);
+    expect(shown.filter((l) => l.includes('✔') || l.includes('✘'))).toEqual([]);
+    const id = /^▶ task (\S+)/.exec(shown.find((l) => l.startsWith('▶ task')) ?? '')?.[1] ?? '';
+    expect((await cli(['cancel', url, id])).code).toBe(0);
+  });
+
+  it('claims no final state on a pipe either', async () => {
+    const stop = new AbortController();
+    const { code, stdout } = await cli(['subscribe', url, await started('slow 30')], {
+      signal: stop.signal,
+      onStdout: (soFar) => {
+        if (soFar.includes('WORKING')) stop.abort();
+      },
+    });
+    expect(code).toBe(130);
+    expect(stdout).not.toContain('final state');
+  });
+});
+
+describe('a blocking send on a terminal', () => {
+  it('shows a spinner with the elapsed time on stderr while it waits, then erases it', async () => {
+    const { code, stdout, stderr } = await cli(['send', url, 'slow', '1'], { stderrTty: 80 });
+    expect(code).toBe(0);
+    // eslint-disable-next-line no-control-regex -- colors off, to read the text
+    const plain = stderr.replace(/\x1b\[\d+m/g, '');
+    expect(plain).toMatch(/⠋ 0\.0s waiting for the task to finish or ask for input/);
+    expect(stderr.endsWith('\r\x1b[2K')).toBe(true); // the line is cleared before the answer
+    expect(screen(stderr)).toEqual([]);
+    expect(stdout).toMatch(/^State\s+COMPLETED/m);
+    expect(stdout).not.toContain('\x1b');
+  });
+
+  it('shows nothing when stderr is not a terminal', async () => {
+    const { code, stderr } = await cli(['send', url, 'echo', 'quiet']);
+    expect(code).toBe(0);
+    expect(stderr).toBe('');
+  });
+});
+
+/** Starts `text` on the demo agent without waiting; its task id. */
+async function started(text: string): Promise<string> {
+  const { stdout } = await cli(['send', url, '--no-wait', ...text.split(' '), '-o', 'json']);
+  return (JSON.parse(stdout) as { task: { id: string } }).task.id;
+}
+
 describe('a2a serve', () => {
   it('serves the demo agent until stopped', async () => {
     const stop = new AbortController();

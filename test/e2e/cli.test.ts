@@ -4,6 +4,9 @@
  */
 import { execFile, spawn } from 'node:child_process';
 import { readFileSync, statSync } from 'node:fs';
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ServeResult } from '../../src/node/index.js';
@@ -17,11 +20,28 @@ let agent: ServeResult;
 let url: string;
 
 /** Runs the built CLI; never rejects on a non-zero exit. */
-async function a2a(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+function a2a(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  return a2aWith({}, ...args);
+}
+
+/** The packages named here fail to resolve in the child, as if not installed. */
+const hide = (...packages: string[]) => ({
+  env: {
+    NODE_OPTIONS: `--import ${root}test/e2e/fixtures/hide-packages.mjs`,
+    A2A_HIDE_PACKAGES: packages.join(','),
+  },
+});
+
+/** {@link a2a} with extra environment variables and a working directory. */
+async function a2aWith(
+  options: { env?: Record<string, string>; cwd?: string },
+  ...args: string[]
+): Promise<{ code: number; stdout: string; stderr: string }> {
   try {
     const { stdout, stderr } = await run(process.execPath, [bin, ...args], {
-      env: { ...process.env, NO_COLOR: '1' },
+      env: { ...process.env, NO_COLOR: '1', ...options.env },
       timeout: 60_000,
+      ...(options.cwd !== undefined ? { cwd: options.cwd } : {}),
     });
     return { code: 0, stdout, stderr };
   } catch (error) {
@@ -114,5 +134,79 @@ describe('the a2a binary', () => {
     child.kill('SIGINT');
     expect(await exited).toBe(0);
     expect(out).toContain('stopped.');
+  });
+});
+
+describe('the a2a binary in a pipeline', () => {
+  it('ends quietly when the reader of its output has gone (`a2a get … | head`)', async () => {
+    const created = await a2a('send', url, 'echo', 'piped', '-o', 'json');
+    const id = (JSON.parse(created.stdout) as { task: { id: string } }).task.id;
+    const child = spawn(process.execPath, [bin, 'get', url, id, '--history', '10'], {
+      env: { ...process.env, NO_COLOR: '1' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    child.stdout.destroy(); // the reader is gone before a2a writes a byte
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const code = await new Promise<number | null>((resolve) => child.on('exit', (c) => resolve(c)));
+    expect(stderr).toBe('');
+    expect(code).toBe(0);
+  });
+});
+
+describe('a missing optional package is a setup error (exit 2) that says what to install', () => {
+  it('the PostgreSQL driver', async () => {
+    const { code, stderr } = await a2aWith(
+      hide('pg'),
+      'serve',
+      '--port',
+      '0',
+      '--no-grpc',
+      '--store',
+      'postgres://postgres@127.0.0.1:5432/test',
+    );
+    expect(code).toBe(2);
+    expect(stderr).toContain('error: The PostgreSQL store needs the optional package pg');
+    expect(stderr).toContain('hint: install it: npm install pg');
+    expect(stderr).not.toMatch(/^\s+at /m); // no stack
+  });
+
+  it('the SQLite driver', async () => {
+    const cwd = await mkdtemp(join(tmpdir(), 'a2a-cli-'));
+    const { code, stderr } = await a2aWith(
+      { ...hide('better-sqlite3'), cwd },
+      'serve',
+      '--port',
+      '0',
+      '--no-grpc',
+    );
+    expect(code).toBe(2);
+    expect(stderr).toContain('error: The SQLite store needs the optional package better-sqlite3');
+    expect(stderr).toContain(
+      'hint: install it: npm install better-sqlite3@12; or keep tasks in memory: --store memory',
+    );
+  });
+
+  it('the gRPC packages, to serve gRPC and to call over it', async () => {
+    const served = await a2aWith(
+      hide('@grpc/grpc-js'),
+      'serve',
+      '--port',
+      '0',
+      '--grpc-port',
+      '0',
+      '--store',
+      'memory',
+    );
+    expect(served.code).toBe(2);
+    expect(served.stderr).toContain(
+      'error: Serving gRPC needs the optional packages @grpc/grpc-js and @grpc/proto-loader',
+    );
+    expect(served.stderr).toContain(
+      'hint: install it: npm install @grpc/grpc-js @grpc/proto-loader; or serve without gRPC: --no-grpc',
+    );
+    const called = await a2aWith(hide('@grpc/grpc-js'), 'get', url, 'x', '--binding', 'GRPC');
+    expect(called.code).toBe(2);
+    expect(called.stderr).toContain('npm install @grpc/grpc-js @grpc/proto-loader');
   });
 });

@@ -15,6 +15,8 @@ export interface CliResult {
 export interface CliOptions {
   /** Pretend stdout is a terminal of this width (live display, colors). */
   tty?: number;
+  /** Pretend stderr is a terminal of this width (progress of a blocking call). */
+  stderrTty?: number;
   env?: Record<string, string | undefined>;
   signal?: AbortSignal;
   /** Called with everything written to stdout so far, after each write. */
@@ -35,7 +37,11 @@ export async function cli(argv: readonly string[], options: CliOptions = {}): Pr
       isTTY: options.tty !== undefined,
       columns: options.tty,
     },
-    stderr: { write: (chunk: string) => (stderr += chunk) },
+    stderr: {
+      write: (chunk: string) => (stderr += chunk),
+      isTTY: options.stderrTty !== undefined,
+      columns: options.stderrTty,
+    },
     env: options.env ?? {},
     signal: options.signal,
   });

@@ -1,29 +1,15 @@
-/** `a2a card sign` and `a2a card keygen`: JWS signatures over Agent Cards (spec §8.4). */
+/** `a2a card sign`: adds a JWS signature to an Agent Card file (spec §8.4). */
 import { writeFile } from 'node:fs/promises';
 import type { JWK } from 'jose';
 import { signAgentCard } from '../../security/card-signing.js';
-import {
-  exportPrivateJwk,
-  exportPublicJwks,
-  generateSigningKey,
-  importSigningKey,
-  isCardSigningAlgorithm,
-  type CardSigningAlgorithm,
-} from '../../security/signing-keys.js';
+import { importSigningKey } from '../../security/signing-keys.js';
 import { loadJson, readText } from '../card-source.js';
-import { EXAMPLE_URL, type Command } from '../command.js';
+import type { Command } from '../command.js';
 import { CliError, EXIT, UsageError } from '../exit-codes.js';
-import { stringFlag, type FlagValues } from '../options.js';
+import { stringFlag } from '../options.js';
 import { noExtraArgs, requireArgs } from '../task-helpers.js';
+import { signingAlgorithm } from './card-keygen.js';
 import { validateCardJson } from './card-validate.js';
-
-function algorithm(values: FlagValues): CardSigningAlgorithm | undefined {
-  const alg = stringFlag(values, 'alg');
-  if (alg === undefined) return undefined;
-  if (!isCardSigningAlgorithm(alg))
-    throw new UsageError(`unsupported --alg ${alg}`, 'use ES256, ES384, RS256, PS256 or EdDSA');
-  return alg;
-}
 
 /** A private JWK from a JWK file or a JWKS file (its first private key). */
 async function privateJwk(path: string): Promise<JWK> {
@@ -95,7 +81,7 @@ export const cardSignCommand: Command = {
         `see \`a2a card validate ${source}\``,
       );
     }
-    const alg = algorithm(values);
+    const alg = signingAlgorithm(values);
     const kid = stringFlag(values, 'kid');
     const key = await importSigningKey(await privateJwk(keyPath), {
       ...(alg !== undefined ? { alg } : {}),
@@ -115,42 +101,6 @@ export const cardSignCommand: Command = {
       await writeFile(target, text);
       if (!out.json) out.error(`signed with ${key.alg} key "${key.kid}" → ${target}`);
     }
-    return EXIT.OK;
-  },
-};
-
-/** The `card keygen` verb. */
-export const cardKeygenCommand: Command = {
-  name: 'card keygen',
-  summary: 'create a card signing key: private JWK to a file, public JWKS to stdout',
-  usage: ['card keygen --out <private.jwk> [--alg ES256] [--kid ID]'],
-  flags: { out: { type: 'string' }, alg: { type: 'string' }, kid: { type: 'string' } },
-  flagHelp: [
-    ['--out FILE', 'where to write the private JWK (created with mode 0600)'],
-    ['--alg ALG', 'ES256 (default), ES384, ES512, RS256, PS256, EdDSA, …'],
-    ['--kid ID', 'key id (default: the RFC 7638 thumbprint)'],
-  ],
-  examples: [
-    `card keygen --out signing.jwk > jwks.json   # publish jwks.json next to ${EXAMPLE_URL}`,
-  ],
-  async run({ positionals, values, out }) {
-    noExtraArgs(positionals, 0);
-    const target = stringFlag(values, 'out');
-    if (target === undefined)
-      throw new UsageError('missing --out <private.jwk>', 'the private key is never printed');
-    const kid = stringFlag(values, 'kid');
-    const key = await generateSigningKey(
-      algorithm(values) ?? 'ES256',
-      kid !== undefined ? { kid } : {},
-    );
-    await writeFile(target, `${JSON.stringify(await exportPrivateJwk(key), null, 2)}\n`, {
-      mode: 0o600,
-    });
-    out.jsonDoc(await exportPublicJwks([key]));
-    if (!out.json)
-      out.error(
-        `private key "${key.kid}" (${key.alg}) written to ${target}; the public JWKS is above`,
-      );
     return EXIT.OK;
   },
 };

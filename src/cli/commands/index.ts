@@ -1,7 +1,8 @@
 /** Every verb of `a2a`, in the order `a2a --help` lists them. */
 import type { Command } from '../command.js';
 import { cancelCommand } from './cancel.js';
-import { cardKeygenCommand, cardSignCommand } from './card-sign.js';
+import { cardKeygenCommand } from './card-keygen.js';
+import { cardSignCommand } from './card-sign.js';
 import { cardValidateCommand } from './card-validate.js';
 import { cardVerifyCommand } from './card-verify.js';
 import { demoCommand } from './demo.js';

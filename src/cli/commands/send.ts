@@ -1,13 +1,14 @@
 /** `a2a send`: SendMessage (blocking or --no-wait) or SendStreamingMessage (--stream). */
 import { userMessage } from '../../core/parts.js';
-import type { SendMessageRequest } from '../../core/schemas/index.js';
+import type { SendMessageRequest, SendMessageResponse } from '../../core/schemas/index.js';
 import { EXAMPLE_URL, type Command } from '../command.js';
 import { agentUrl, connect } from '../connect.js';
 import { EXIT, UsageError } from '../exit-codes.js';
 import { responseLines } from '../format/task.js';
 import { messageParts } from '../message-parts.js';
 import { booleanFlag, intFlag, listFlag, stringFlag } from '../options.js';
-import { watchStream } from '../stream-view.js';
+import { watchStream } from '../render/stream-view.js';
+import { showWaiting } from '../render/waiting.js';
 import { exitForState, printNextSteps, requireArgs } from '../task-helpers.js';
 
 /** The `send` verb. */
@@ -43,7 +44,8 @@ export const sendCommand: Command = {
     `send ${EXAMPLE_URL} book   # then: a2a send ${EXAMPLE_URL} --task <id> --data '{"date":"2026-12-24"}'`,
   ],
   notes: [
-    'Without --stream the call blocks until the task finishes or asks for input (spec §3.2.2);',
+    'Without --stream the call blocks until the task finishes or asks for input (spec §3.2.2),',
+    'with a spinner on the terminal while it waits;',
     'the exit code is 1 when the task ends FAILED or REJECTED.',
   ],
   async run({ positionals, values, global, out, signal, errors }) {
@@ -85,7 +87,17 @@ export const sendCommand: Command = {
       if (state.task) printNextSteps(out, url, state.task);
       return exitForState(state.state);
     }
-    const response = await client.sendMessage(request, { signal });
+    const waiting = showWaiting(
+      out.io.stderr,
+      out.errStyle,
+      noWait ? 'sending' : 'waiting for the task to finish or ask for input (Ctrl+C stops waiting)',
+    );
+    let response: SendMessageResponse;
+    try {
+      response = await client.sendMessage(request, { signal });
+    } finally {
+      waiting.stop();
+    }
     if (out.json) out.jsonDoc(response);
     else
       for (const line of responseLines(response, out.style, {

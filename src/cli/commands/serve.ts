@@ -52,6 +52,7 @@ export const serveCommand: Command = {
       intFlag(values, 'port', 0, 65535) ?? (io.env.PORT ? Number(io.env.PORT) : undefined);
     const host = stringFlag(values, 'host');
     const grpcPort = intFlag(values, 'grpc-port', 0, 65535);
+    const noGrpc = booleanFlag(values, 'no-grpc');
     const store = stringFlag(values, 'store') || io.env.A2A_STORE || DEFAULT_STORE_PATH;
     const demo = await loadDemoAgent();
     let running: Awaited<ReturnType<typeof DemoMain.startDemo>>;
@@ -60,7 +61,8 @@ export const serveCommand: Command = {
         port: port ?? demo.DEFAULT_PORT,
         ...(host !== undefined ? { host } : {}),
         ...(grpcPort !== undefined ? { grpcPort } : {}),
-        ...(booleanFlag(values, 'no-grpc') ? { grpc: false } : {}),
+        // gRPC when its packages are installed; asked for by port, it must start.
+        ...(noGrpc ? { grpc: false } : grpcPort !== undefined ? { grpc: true } : {}),
         store,
         storeSettings: storeSettingsFromEnv(io.env),
         logger: null,
@@ -81,6 +83,11 @@ export const serveCommand: Command = {
       out.line(`  JSON-RPC    ${url}/a2a/jsonrpc`);
       out.line(`  HTTP+JSON   ${url}/a2a/rest`);
       if (grpcUrl !== undefined) out.line(`  gRPC        ${grpcUrl}`);
+      else if (!noGrpc) {
+        out.line(
+          dim('  gRPC        off: npm install @grpc/grpc-js @grpc/proto-loader to serve it'),
+        );
+      }
       out.line(`  Tasks       ${storage}`);
       out.line(
         `  Push        signed; webhooks on loopback allowed for this demo only (docs/push.md)`,

@@ -1,7 +1,7 @@
 /** `a2a subscribe`: SubscribeToTask, with the same live display as `send --stream`. */
 import { EXAMPLE_URL, type Command } from '../command.js';
 import { agentUrl, connect } from '../connect.js';
-import { watchStream } from '../stream-view.js';
+import { watchStream } from '../render/stream-view.js';
 import { exitForState, noExtraArgs, printNextSteps, requireArgs } from '../task-helpers.js';
 
 /** The `subscribe` verb. */
@@ -18,6 +18,8 @@ export const subscribeCommand: Command = {
   ],
   notes: [
     'The first event is the current task; a finished task cannot be subscribed to (exit 1).',
+    'It ends when the task finishes or pauses for input or authorization (INPUT_REQUIRED,',
+    'AUTH_REQUIRED), and says how to go on.',
     'Ctrl+C stops following; the task goes on.',
   ],
   async run({ positionals, global, out, signal, errors }) {
@@ -25,7 +27,8 @@ export const subscribeCommand: Command = {
     noExtraArgs(positionals, 2);
     const url = agentUrl(rawUrl);
     const client = await connect(url, global, errors, signal);
-    const state = await watchStream(client.subscribeToTask({ id }, { signal }), out, errors);
+    const events = client.subscribeToTask({ id }, { signal });
+    const state = await watchStream(events, out, errors, { untilSettled: true });
     if (state.task) printNextSteps(out, url, state.task);
     return exitForState(state.state);
   },

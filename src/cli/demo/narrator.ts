@@ -4,7 +4,7 @@
  */
 import type { StreamResponse } from '../../core/schemas/index.js';
 import type { Output } from '../io.js';
-import { eventLine } from '../stream-view.js';
+import { eventLine } from '../render/stream-view.js';
 import { table, wrap } from '../format/text.js';
 
 /** Thrown when the agent does not do what the walkthrough expects. */

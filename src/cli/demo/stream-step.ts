@@ -1,7 +1,7 @@
 /** Helpers of the walkthrough steps: a narrated stream, message summaries, task replies. */
 import type { A2AClient } from '../../client/client.js';
 import type { Message, SendMessageRequest, Task } from '../../core/schemas/index.js';
-import { StreamState } from '../stream-state.js';
+import { StreamState } from '../render/stream-state.js';
 import type { Narrator } from './narrator.js';
 
 /** What one streaming step saw. */

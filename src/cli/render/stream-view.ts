@@ -3,10 +3,11 @@
  * `-o json`, one plain line per event when stdout is not a terminal, and a live display on a
  * terminal (see live-display.ts).
  */
-import type { StreamResponse } from '../core/schemas/index.js';
-import type { ErrorContext } from './describe-error.js';
-import type { Output } from './io.js';
-import { LiveDisplay } from './live-display.js';
+import type { StreamResponse } from '../../core/schemas/index.js';
+import { isSettled } from '../../core/task-state.js';
+import type { ErrorContext } from '../describe-error.js';
+import type { Output } from '../io.js';
+import { LiveDisplay, type StreamRenderer } from './live-display.js';
 import { StreamState } from './stream-state.js';
 import {
   artifactTitle,
@@ -15,13 +16,16 @@ import {
   roleName,
   shortState,
   stateLabel,
-} from './format/text.js';
+} from '../format/text.js';
 
-/** Receives each event and the end of the stream. */
-export interface StreamRenderer {
-  event(event: StreamResponse, state: StreamState, chunk: number): void;
-  /** Called once, also when the stream failed (before the error is reported). */
-  finish(state: StreamState): void;
+/** Options of {@link watchStream}. */
+export interface WatchOptions {
+  /**
+   * Stop at the first event that leaves the task terminal or interrupted (INPUT_REQUIRED,
+   * AUTH_REQUIRED). SubscribeToTask stays open past an interruption (spec §3.1.6 ends it only
+   * when the task is terminal), so `subscribe` stops there itself.
+   */
+  untilSettled?: boolean | undefined;
 }
 
 /**
@@ -32,6 +36,7 @@ export async function watchStream(
   events: AsyncIterable<StreamResponse>,
   out: Output,
   errors: ErrorContext,
+  options: WatchOptions = {},
 ): Promise<StreamState> {
   const state = new StreamState();
   const renderer: StreamRenderer = out.json
@@ -39,16 +44,20 @@ export async function watchStream(
     : out.tty
       ? new LiveDisplay(out)
       : new PlainLines(out);
+  let failed = false;
   try {
     for await (const event of events) {
       const chunk = state.apply(event);
       renderer.event(event, state, chunk);
+      // Leaving the loop closes the stream (the HTTP body or the gRPC call), never the task.
+      if (options.untilSettled && state.state !== undefined && isSettled(state.state)) break;
     }
   } catch (error) {
+    failed = true;
     errors.taskId = state.task?.id;
     throw error;
   } finally {
-    renderer.finish(state);
+    renderer.finish(state, failed);
   }
   return state;
 }
@@ -62,10 +71,10 @@ export class PlainLines implements StreamRenderer {
     this.out.line(eventLine(event, chunk, this.out));
   }
 
-  /** Prints the final state. */
-  finish(state: StreamState): void {
+  /** Prints the final state (none when the stream failed: the error says what happened). */
+  finish(state: StreamState, failed: boolean): void {
     const task = state.task;
-    if (!task) return;
+    if (!task || failed) return;
     const chunks = state.chunks
       ? ` · ${state.chunks} artifact chunk${state.chunks === 1 ? '' : 's'}`
       : '';

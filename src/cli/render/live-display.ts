@@ -3,10 +3,9 @@
  * streamed in as it grows (word-wrapped), and a spinner line at the bottom with the state, the
  * latest status text, the number of artifact chunks and the elapsed time.
  */
-import type { StreamResponse, TaskState } from '../core/schemas/index.js';
-import type { Output } from './io.js';
+import type { StreamResponse, TaskState } from '../../core/schemas/index.js';
+import type { Output } from '../io.js';
 import type { StreamState } from './stream-state.js';
-import type { StreamRenderer } from './stream-view.js';
 import {
   artifactTitle,
   oneLine,
@@ -14,8 +13,18 @@ import {
   roleName,
   shortState,
   stateLabel,
-} from './format/text.js';
+} from '../format/text.js';
 import { splitRows } from './wrap-rows.js';
+
+/** Receives each event and the end of the stream. */
+export interface StreamRenderer {
+  event(event: StreamResponse, state: StreamState, chunk: number): void;
+  /**
+   * Called once, also when the stream failed or was interrupted (`failed`, before the error is
+   * reported): then no final state is claimed.
+   */
+  finish(state: StreamState, failed: boolean): void;
+}
 
 const FRAMES = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
 const CLEAR_LINE = '\r\x1b[2K';
@@ -85,14 +94,14 @@ export class LiveDisplay implements StreamRenderer {
     }
   }
 
-  /** Stops the spinner and prints the final line. */
-  finish(state: StreamState): void {
+  /** Stops the spinner and prints the final line (none when the stream failed). */
+  finish(state: StreamState, failed: boolean): void {
     clearInterval(this.timer);
     this.timer = undefined;
     const lines: string[] = [];
     this.flushPartial(lines);
     const task = state.task;
-    if (task) {
+    if (task && !failed) {
       const s = task.status.state;
       const ok = s !== 'TASK_STATE_FAILED' && s !== 'TASK_STATE_REJECTED';
       const mark = ok ? this.out.style.green('✔') : this.out.style.red('✘');

@@ -2,8 +2,8 @@
  * What a stream has said so far: the task (rebuilt from its events with the core projection),
  * its state, the artifact chunks counted, or the single message of a message-only reply.
  */
-import { TaskProjection } from '../core/task-state.js';
-import type { Message, StreamResponse, Task, TaskState } from '../core/schemas/index.js';
+import { TaskProjection } from '../../core/task-state.js';
+import type { Message, StreamResponse, Task, TaskState } from '../../core/schemas/index.js';
 
 /** The state of one stream after each event. */
 export class StreamState {
