@@ -4,14 +4,14 @@
  * refuse such bytes too (RFC 8259 §8.1). protobufjs, under @grpc/proto-loader, decodes strings
  * leniently, putting U+FFFD in place of bad bytes. So the encoded request is read once more, by
  * its schema, before it is decoded: every `string` field (nested messages, map keys and values,
- * Struct contents) must be UTF-8, checked with `isUtf8` (simdutf) on the bytes in place.
+ * Struct contents) must be UTF-8: ASCII is checked in place, anything else with a fatal
+ * TextDecoder.
  *
  * The reader follows the protobuf wire format (protobuf.dev "Encoding"): a known field must come
  * with the wire type of its declared type (or length-delimited, packed, for repeated numbers);
  * unknown fields, groups included, are skipped. Whatever it cannot read is refused too: the
  * decoder could only have read it differently.
  */
-import { isUtf8 } from 'node:buffer';
 import { A2AError } from '../../core/errors.js';
 import { proto, type WireField } from './proto.js';
 
@@ -40,6 +40,17 @@ const WIRE_TYPE: Readonly<Record<string, number>> = {
 const MAX_DEPTH = 100;
 
 class Malformed extends Error {}
+
+const strict = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+
+function isUtf8(bytes: Uint8Array): boolean {
+  try {
+    strict.decode(bytes);
+    return true;
+  } catch {
+    return false;
+  }
+}
 
 /**
  * INVALID_PARAMS naming the first `string` field of `bytes` (an encoded `type`) that is not
@@ -170,7 +181,7 @@ class Reader {
     }
   }
 
-  /** True when the bytes from here to `stop` are UTF-8 (ASCII checked here, the rest natively). */
+  /** True when the bytes from here to `stop` are UTF-8 (ASCII checked here, the rest decoded). */
   private utf8(stop: number): boolean {
     const { buf } = this;
     let i = this.pos;
