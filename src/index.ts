@@ -33,7 +33,8 @@ export type {
   TaskStatus,
   TaskStatusUpdateEvent,
 } from './core/schemas/task.js';
-export { A2AError, ERROR_CATALOG, isA2AError } from './core/errors.js';
+export { A2AError, ERROR_BOUNDS, ERROR_CATALOG, isA2AError } from './core/errors.js';
+export { MAX_ID_LENGTH, MAX_PAGE_TOKEN_LENGTH } from './core/schemas/proto-json.js';
 export type { A2AErrorCode, FieldViolation } from './core/errors.js';
 export { MissingDependencyError, type MissingDependency } from './core/missing-dependency.js';
 export { OPERATIONS, isOperationName } from './core/operations.js';

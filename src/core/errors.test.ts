@@ -3,7 +3,9 @@ import { describe, expect, it } from 'vitest';
 import {
   A2AError,
   CODE_BY_JSONRPC,
+  ERROR_BOUNDS,
   ERROR_CATALOG,
+  boundText,
   errorDetails,
   reasonFromDetails,
 } from './errors.js';
@@ -71,5 +73,50 @@ describe('error catalog', () => {
     ).toBeUndefined();
     expect(CODE_BY_JSONRPC.get(-32001)).toBe('TASK_NOT_FOUND');
     expect(CODE_BY_JSONRPC.get(-32600)).toBe('INVALID_REQUEST');
+  });
+});
+
+describe('error bounds (a client value echoed into an error stays small)', () => {
+  it('cuts a long message and says how much was left out', () => {
+    const error = new A2AError('TASK_NOT_FOUND', `Task ${'x'.repeat(1_000_000)} not found`);
+    expect(error.message.length).toBeLessThanOrEqual(ERROR_BOUNDS.message);
+    expect(error.message).toMatch(/^Task x+… \(\d+ more characters\)$/);
+    const original = `Task ${'x'.repeat(1_000_000)} not found`.length;
+    const rest = Number(/\((\d+) more/.exec(error.message)?.[1]);
+    expect(error.message.indexOf('…') + rest).toBe(original);
+  });
+
+  it('keeps short texts as they are and never splits a surrogate pair', () => {
+    expect(boundText('short', 10)).toBe('short');
+    const cut = boundText('😀'.repeat(100), 40);
+    expect(cut.length).toBeLessThanOrEqual(40);
+    expect(Buffer.from(cut, 'utf8').toString('utf8'), 'no lone surrogate').toBe(cut);
+  });
+
+  it('bounds ErrorInfo metadata values and entries', () => {
+    const metadata: Record<string, string> = { taskId: 'y'.repeat(50_000) };
+    for (let i = 0; i < 100; i++) metadata[`k${i}`] = 'v';
+    const error = new A2AError('TASK_NOT_FOUND', undefined, { metadata });
+    expect(Object.keys(error.metadata)).toHaveLength(ERROR_BOUNDS.metadataEntries);
+    expect(error.metadata.taskId?.length).toBeLessThanOrEqual(ERROR_BOUNDS.metadataValue);
+    const small = { taskId: 't-1' };
+    expect(new A2AError('TASK_NOT_FOUND', undefined, { metadata: small }).metadata).toBe(small);
+  });
+
+  it('bounds field violations in number and length, counting the ones left out', () => {
+    const fieldViolations = Array.from({ length: 5000 }, (_, i) => ({
+      field: `message.parts.${i}.${'f'.repeat(10_000)}`,
+      description: 'd'.repeat(10_000),
+    }));
+    const error = new A2AError('INVALID_PARAMS', 'bad', { fieldViolations });
+    expect(error.fieldViolations).toHaveLength(ERROR_BOUNDS.violations);
+    for (const v of error.fieldViolations) {
+      expect(v.field.length).toBeLessThanOrEqual(ERROR_BOUNDS.violationText);
+      expect(v.description.length).toBeLessThanOrEqual(ERROR_BOUNDS.violationText);
+    }
+    expect(error.fieldViolations.at(-1)).toEqual({
+      field: '',
+      description: `${5000 - (ERROR_BOUNDS.violations - 1)} more violations`,
+    });
   });
 });

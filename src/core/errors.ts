@@ -76,7 +76,73 @@ export interface A2AErrorOptions {
   cause?: unknown;
 }
 
-/** An error the peer said (or will say) on the wire, with its spec code. */
+/**
+ * Bounds on what an error carries, so a client-supplied value echoed into an error (an id in
+ * "Task … not found", a header value, a field path) cannot grow the reply without limit. On gRPC
+ * the message and the details travel in HTTP/2 trailers, whose whole header block a peer may cap
+ * (Node's default is 64 KiB): within these bounds an error's trailers stay under about 16 KiB of
+ * ASCII, and under about 52 KiB even when every character needs three UTF-8 bytes.
+ */
+export const ERROR_BOUNDS = {
+  /** Characters of the message; longer ones end in `… (N more characters)`. */
+  message: 1024,
+  /** Characters of each ErrorInfo metadata value (a full id fits: ids are capped at 1024). */
+  metadataValue: 1024,
+  /** Characters of each ErrorInfo metadata key. */
+  metadataKey: 64,
+  /** ErrorInfo metadata entries (errors set one or two). */
+  metadataEntries: 4,
+  /** Characters of a field violation's `field` and of its `description`. */
+  violationText: 256,
+  /** Field violations; past this the last one says how many more there were. */
+  violations: 10,
+} as const;
+
+/** `text` cut to `max` characters, ending in `… (N more characters)` when it was longer. */
+export function boundText(text: string, max: number): string {
+  if (text.length <= max) return text;
+  const note = (rest: number) => `… (${rest} more characters)`;
+  let keep = Math.max(0, max - note(text.length).length);
+  // Never cut a surrogate pair in half (the half would be sent as U+FFFD).
+  const last = text.charCodeAt(keep - 1);
+  if (last >= 0xd800 && last <= 0xdbff) keep--;
+  return text.slice(0, keep) + note(text.length - keep);
+}
+
+function boundMetadata(metadata: Record<string, string>): Record<string, string> {
+  const entries = Object.entries(metadata);
+  const bounded = entries.length > ERROR_BOUNDS.metadataEntries;
+  let changed = bounded;
+  const out: Record<string, string> = {};
+  for (const [key, value] of entries.slice(0, ERROR_BOUNDS.metadataEntries)) {
+    const k = boundText(key, ERROR_BOUNDS.metadataKey);
+    const v = boundText(String(value), ERROR_BOUNDS.metadataValue);
+    if (k !== key || v !== value) changed = true;
+    out[k] = v;
+  }
+  return changed ? out : metadata;
+}
+
+function boundViolations(violations: FieldViolation[]): FieldViolation[] {
+  const max = ERROR_BOUNDS.violations;
+  const text = (s: string) => boundText(String(s), ERROR_BOUNDS.violationText);
+  const long = (v: FieldViolation) =>
+    String(v.field).length > ERROR_BOUNDS.violationText ||
+    String(v.description).length > ERROR_BOUNDS.violationText;
+  if (violations.length <= max && !violations.some(long)) return violations;
+  const kept = violations.length > max ? violations.slice(0, max - 1) : violations;
+  const out = kept.map((v) => ({ field: text(v.field), description: text(v.description) }));
+  if (violations.length > max) {
+    out.push({ field: '', description: `${violations.length - kept.length} more violations` });
+  }
+  return out;
+}
+
+/**
+ * An error the peer said (or will say) on the wire, with its spec code. The message, metadata
+ * and field violations are cut to {@link ERROR_BOUNDS} here, the one place every binding's
+ * errors pass through.
+ */
 export class A2AError extends Error {
   override readonly name = 'A2AError';
   readonly code: A2AErrorCode;
@@ -85,10 +151,12 @@ export class A2AError extends Error {
   readonly details: unknown[];
 
   constructor(code: A2AErrorCode, message?: string, options: A2AErrorOptions = {}) {
-    super(message ?? ERROR_CATALOG[code].message, { cause: options.cause });
+    super(boundText(message ?? ERROR_CATALOG[code].message, ERROR_BOUNDS.message), {
+      cause: options.cause,
+    });
     this.code = code;
-    this.metadata = options.metadata ?? {};
-    this.fieldViolations = options.fieldViolations ?? [];
+    this.metadata = boundMetadata(options.metadata ?? {});
+    this.fieldViolations = boundViolations(options.fieldViolations ?? []);
     this.details = options.details ?? [];
   }
 }

@@ -1,8 +1,12 @@
-/** Request body access with the size limit applied (spec §13.4: limit request sizes). */
+/**
+ * Request body access with the size limit applied (spec §13.4: limit request sizes) and UTF-8
+ * enforced (spec §14.1.1, RFC 8259 §8.1: JSON text is UTF-8): bytes that are not UTF-8 are
+ * refused, never decoded with U+FFFD in place of what the client sent.
+ */
 import { A2AError } from '../core/errors.js';
 import type { HttpRequest } from './types.js';
 
-const decoder = new TextDecoder();
+const decoder = new TextDecoder('utf-8', { fatal: true });
 const encoder = new TextEncoder();
 
 /** The PAYLOAD_TOO_LARGE error for a limit of `maxBodyBytes`. */
@@ -16,9 +20,18 @@ export function payloadTooLarge(maxBodyBytes: number): A2AError {
   );
 }
 
+/** The PARSE_ERROR for a body that is not UTF-8. */
+export function notUtf8(): A2AError {
+  return new A2AError(
+    'PARSE_ERROR',
+    'The request body is not valid UTF-8: send JSON encoded as UTF-8 (RFC 8259 §8.1)',
+  );
+}
+
 /**
  * The body as text (`''` when absent), or throws PAYLOAD_TOO_LARGE when it is larger than
- * `maxBodyBytes` (in UTF-8 bytes) or the adapter already gave up reading it.
+ * `maxBodyBytes` (in UTF-8 bytes) or the adapter already gave up reading it, and PARSE_ERROR
+ * when its bytes are not UTF-8.
  */
 export function bodyText(req: HttpRequest, maxBodyBytes: number): string {
   if (req.bodyTooLarge === true) throw payloadTooLarge(maxBodyBytes);
@@ -26,7 +39,11 @@ export function bodyText(req: HttpRequest, maxBodyBytes: number): string {
   if (body === undefined) return '';
   if (typeof body !== 'string') {
     if (body.byteLength > maxBodyBytes) throw payloadTooLarge(maxBodyBytes);
-    return decoder.decode(body);
+    try {
+      return decoder.decode(body);
+    } catch {
+      throw notUtf8();
+    }
   }
   // UTF-8 needs at least one byte and at most three per UTF-16 unit: measure only in between.
   if (body.length > maxBodyBytes) throw payloadTooLarge(maxBodyBytes);

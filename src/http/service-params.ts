@@ -3,7 +3,7 @@
  * `A2A-Extensions`, plus the SSE `Last-Event-ID`. Parsing is cheap string work, no regexes built
  * per request.
  */
-import { A2AError } from '../core/errors.js';
+import { A2AError, boundText } from '../core/errors.js';
 import { PROTOCOL_VERSION } from '../core/interfaces.js';
 import type { HttpRequest } from './types.js';
 
@@ -41,7 +41,8 @@ export function isSupportedVersion(version: string): boolean {
  */
 export function versionError(version: string): A2AError | undefined {
   if (isSupportedVersion(version)) return undefined;
-  const asked = version === '' ? 'no A2A-Version (which means 0.3)' : `A2A-Version ${version}`;
+  const asked =
+    version === '' ? 'no A2A-Version (which means 0.3)' : `A2A-Version ${boundText(version, 64)}`;
   return new A2AError(
     'VERSION_NOT_SUPPORTED',
     `Protocol version not supported: the request carries ${asked}; this server supports ` +

@@ -1,6 +1,7 @@
 import { createServer, request, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
+import { bodyText as readText } from '../http/body.js';
 import type { HttpHandler, HttpRequest, HttpResponse } from '../http/types.js';
 import { toNodeListener } from './listener.js';
 
@@ -33,12 +34,12 @@ function readAll(res: IncomingMessage): Promise<string> {
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe('toNodeListener', () => {
-  it('passes method, url, headers and the body text, and writes status, headers and body', async () => {
+  it('passes method, url, headers and the body bytes, and writes status, headers and body', async () => {
     let seen: HttpRequest | undefined;
     let bodyText: unknown;
     const port = await listen(async (req) => {
       seen = req;
-      bodyText = req.body;
+      bodyText = readText(req, 1024);
       return {
         status: 201,
         headers: { 'content-type': 'application/json', 'x-a': 'b' },

@@ -43,7 +43,7 @@ async function handle(
   req: IncomingMessage,
   res: ServerResponse,
 ): Promise<void> {
-  let body: string | undefined | typeof TOO_LARGE;
+  let body: Uint8Array | undefined | typeof TOO_LARGE;
   try {
     body = await readBody(req, maxBodyBytes);
   } catch {
@@ -75,7 +75,7 @@ class NodeRequest implements HttpRequest {
   readonly method: string;
   readonly url: string;
   readonly headers: HttpHeaders;
-  readonly body: string | undefined;
+  readonly body: Uint8Array | undefined;
   readonly bodyTooLarge: boolean;
   readonly remoteAddress: string | undefined;
   readonly clientCertificate: ClientCertificate | undefined;
@@ -84,7 +84,7 @@ class NodeRequest implements HttpRequest {
   constructor(
     req: IncomingMessage,
     private readonly res: ServerResponse,
-    body: string | undefined | typeof TOO_LARGE,
+    body: Uint8Array | undefined | typeof TOO_LARGE,
   ) {
     this.method = req.method ?? 'GET';
     this.url = req.url ?? '/';
@@ -123,11 +123,14 @@ class NodeHeaders implements HttpHeaders {
   }
 }
 
-/** The body as UTF-8 text, undefined when there is none, TOO_LARGE as soon as it passes the limit. */
+/**
+ * The body bytes, undefined when there is none, TOO_LARGE as soon as it passes the limit. They
+ * stay bytes: `bodyText` decodes them and refuses what is not UTF-8.
+ */
 function readBody(
   req: IncomingMessage,
   maxBodyBytes: number,
-): Promise<string | undefined | typeof TOO_LARGE> {
+): Promise<Uint8Array | undefined | typeof TOO_LARGE> {
   const length = req.headers['content-length'];
   if (length === undefined && req.headers['transfer-encoding'] === undefined) {
     return Promise.resolve(undefined);
@@ -154,9 +157,7 @@ function readBody(
     };
     const onEnd = () => {
       cleanup();
-      const only = chunks.length === 1 ? chunks[0] : undefined;
-      if (only !== undefined) resolve(only.toString('utf8'));
-      else resolve(chunks.length === 0 ? '' : Buffer.concat(chunks, total).toString('utf8'));
+      resolve(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, total));
     };
     const onAbort = () => {
       cleanup();

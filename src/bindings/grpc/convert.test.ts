@@ -134,7 +134,7 @@ const CASES: [string, z.ZodType, unknown][] = [
   ['StreamResponse', S.StreamResponse, { statusUpdate: { taskId: 't1', contextId: 'c1', status, metadata: { m: 1 } } }],
   ['StreamResponse', S.StreamResponse, { artifactUpdate: { taskId: 't1', contextId: 'c1', artifact, append: true, lastChunk: true, metadata: {} } }],
   ['SendMessageRequest', S.SendMessageRequest, {
-    tenant: 'acme', message, metadata: { k: 'v' },
+    tenant: 'acme', message: { ...message, role: 'ROLE_USER' }, metadata: { k: 'v' },
     configuration: { acceptedOutputModes: ['text/plain'], taskPushNotificationConfig: { url: 'https://h' }, historyLength: 0, returnImmediately: true },
   }],
   ['GetTaskRequest', S.GetTaskRequest, { tenant: 'acme', id: 't1', historyLength: 0 }],

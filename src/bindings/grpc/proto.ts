@@ -38,6 +38,7 @@ export interface MessageSpec {
 
 interface FieldDescriptor {
   name: string;
+  number: number;
   label: string;
   type: string;
   typeName: string;
@@ -62,10 +63,23 @@ export const LOADER_OPTIONS = {
 
 const FILES = ['a2a.proto', 'google/rpc/status.proto', 'google/rpc/error_details.proto'];
 
+/** One field as the binary wire sees it (for checks that read encoded bytes). */
+export interface WireField {
+  /** proto-loader key (camelCase). */
+  readonly key: string;
+  /** descriptor.proto type name: `TYPE_STRING`, `TYPE_MESSAGE`, `TYPE_INT32`, … */
+  readonly type: string;
+  readonly repeated: boolean;
+  /** Fully qualified message type (`TYPE_MESSAGE`), with whether it is a map entry. */
+  readonly message?: { readonly name: string; readonly mapEntry: boolean } | undefined;
+}
+
 /** The loaded proto files: package definition, message specs and the service. */
 export interface LoadedProto {
   readonly definition: PackageDefinition;
   message(name: string): MessageSpec;
+  /** The fields of a message (nested ones too) by field number. */
+  wireFields(name: string): ReadonlyMap<number, WireField>;
 }
 
 let loaded: LoadedProto | undefined;
@@ -110,7 +124,17 @@ function load(): LoadedProto {
     specs.set(name, spec);
     return spec;
   };
-  return { definition, message };
+  const wire = new Map<string, ReadonlyMap<number, WireField>>();
+  const wireFields = (name: string): ReadonlyMap<number, WireField> => {
+    let fields = wire.get(name);
+    if (fields) return fields;
+    const descriptor = descriptors.get(name);
+    if (!descriptor) throw new Error(`unknown proto message ${name}`);
+    fields = new Map(descriptor.field.map((f) => [f.number, wireField(name, f, descriptors)]));
+    wire.set(name, fields);
+    return fields;
+  };
+  return { definition, message, wireFields };
 }
 
 function register(into: Map<string, MessageDescriptor>, name: string, d: MessageDescriptor): void {
@@ -163,6 +187,18 @@ function fieldSpec(
     return { key: f.name, kind: 'map', repeated: false, value, required };
   }
   return { key: f.name, kind: 'message', repeated, type, required };
+}
+
+function wireField(
+  scope: string,
+  f: FieldDescriptor,
+  all: ReadonlyMap<string, MessageDescriptor>,
+): WireField {
+  const repeated = f.label === 'LABEL_REPEATED';
+  if (f.type !== 'TYPE_MESSAGE') return { key: f.name, type: f.type, repeated };
+  const name = resolve(scope, f.typeName, all);
+  const mapEntry = all.get(name)?.options?.mapEntry === true;
+  return { key: f.name, type: f.type, repeated, message: { name, mapEntry } };
 }
 
 /** Resolves a (possibly relative) type name the way protobuf scoping does: innermost first. */

@@ -28,11 +28,12 @@ import {
 import type { A2AService } from '../../core/service.js';
 import type { PeerCertificateLike as PeerCertificate } from '../../security/auth/certificate.js';
 import type { CallContext, Principal } from '../../core/call-context.js';
-import { fromProto, toProto } from './convert.js';
+import { a2aType, fromProto, toProto } from './convert.js';
 import { proto, type ProtoObject } from './proto.js';
 import { replyMetadata, requestedExtensions, versionError } from './service-params.js';
 import { encodeStatus, grpcStatusOf, statusOfError } from './status.js';
 import { tolerantDefinition, unreadableError } from './unreadable.js';
+import { utf8Error } from './utf8.js';
 import { GRPC_STATUS, RPC_TYPES, SERVICE_NAME, STATUS_DETAILS_KEY } from './wire.js';
 
 /** What an authentication hook sees of a call. */
@@ -92,7 +93,10 @@ export function createGrpcService(
   options: GrpcServiceOptions = {},
 ): GrpcService {
   const onError = options.onError ?? logInternalError;
-  const definition = tolerantDefinition(proto().definition[SERVICE_NAME] as ServiceDefinition);
+  const definition = tolerantDefinition(
+    proto().definition[SERVICE_NAME] as ServiceDefinition,
+    (method, bytes) => utf8Error(bytes, a2aType(RPC_TYPES[method as OperationName].request)),
+  );
 
   async function context(
     metadata: Metadata,

@@ -3,7 +3,7 @@
  * missing means 0.3) and `a2a-extensions` (comma-separated URIs, echoed back as activated).
  */
 import { Metadata } from '@grpc/grpc-js';
-import { A2AError } from '../../core/errors.js';
+import { A2AError, boundText } from '../../core/errors.js';
 import { PROTOCOL_VERSION } from '../../core/interfaces.js';
 import { isSupportedVersion, SUPPORTED_VERSIONS } from '../../http/service-params.js';
 import { EXTENSIONS_KEY, VERSION_KEY } from './wire.js';
@@ -17,7 +17,8 @@ function textValues(metadata: Metadata, key: string): string[] {
 export function versionError(metadata: Metadata): A2AError | undefined {
   const version = (textValues(metadata, VERSION_KEY)[0] ?? '').trim();
   if (isSupportedVersion(version)) return undefined;
-  const asked = version === '' ? 'no a2a-version (which means 0.3)' : `a2a-version ${version}`;
+  const asked =
+    version === '' ? 'no a2a-version (which means 0.3)' : `a2a-version ${boundText(version, 64)}`;
   return new A2AError(
     'VERSION_NOT_SUPPORTED',
     `Protocol version not supported: the call carries ${asked}; this server supports ` +

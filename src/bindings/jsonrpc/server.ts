@@ -21,6 +21,7 @@ import {
   type OperationName,
   type StreamingOperationName,
 } from '../../core/operations.js';
+import { MAX_ID_LENGTH } from '../../core/schemas/proto-json.js';
 import { parseParams } from '../../core/validate.js';
 import { bodyText } from '../../http/body.js';
 import { addExtensionsHeader } from '../../http/service-params.js';
@@ -139,6 +140,13 @@ function parseRequest(text: string): RequestObject {
     throw new A2AError(
       'INVALID_REQUEST',
       'Invalid request: "id" must be a string, a number or null',
+    );
+  }
+  // Every reply echoes the id: bound it like the A2A ids (MAX_ID_LENGTH).
+  if (typeof id === 'string' && id.length > MAX_ID_LENGTH) {
+    throw new A2AError(
+      'INVALID_REQUEST',
+      `Invalid request: "id" must be at most ${MAX_ID_LENGTH} characters`,
     );
   }
   return request as RequestObject;

@@ -75,6 +75,28 @@ export const timestamp = z
 /** A string field that must be non-empty (REQUIRED string fields). */
 export const requiredString = z.string().min(1, 'is required');
 
+/**
+ * Longest identifier accepted, in characters (UTF-16 code units): task, context, message,
+ * artifact and push config ids, and tenants. The spec sets no length (ids are opaque, §3.4); ours
+ * are 36-character UUIDs, and 1024 leaves room for any real scheme while keeping ids out of the
+ * size class that hurts, in store keys and in every error or header that names them.
+ */
+export const MAX_ID_LENGTH = 1024;
+
+/** Longest page token accepted (ours hold a timestamp and an id, base64url). */
+export const MAX_PAGE_TOKEN_LENGTH = 4096;
+
+/** An optional identifier (see {@link MAX_ID_LENGTH}). */
+export const id = z.string().max(MAX_ID_LENGTH, `must be at most ${MAX_ID_LENGTH} characters`);
+
+/** A REQUIRED identifier: non-empty, at most {@link MAX_ID_LENGTH} characters. */
+export const requiredId = id.min(1, 'is required');
+
+/** An opaque page token (see {@link MAX_PAGE_TOKEN_LENGTH}). */
+export const pageToken = z
+  .string()
+  .max(MAX_PAGE_TOKEN_LENGTH, `must be at most ${MAX_PAGE_TOKEN_LENGTH} characters`);
+
 /** Adds an "exactly one of" rule for a proto oneof to an object schema's refinement. */
 export function exactlyOne(members: readonly string[], oneofName: string) {
   return (value: Record<string, unknown>, ctx: z.RefinementCtx) => {

@@ -1,6 +1,6 @@
 /** Push notification configuration (spec §4.3, proto `TaskPushNotificationConfig`). */
 import { z } from 'zod';
-import { message, requiredString } from './proto-json.js';
+import { id, message, requiredString } from './proto-json.js';
 
 export const AuthenticationInfo = message({
   scheme: requiredString,
@@ -9,9 +9,9 @@ export const AuthenticationInfo = message({
 export type AuthenticationInfo = z.infer<typeof AuthenticationInfo>;
 
 export const TaskPushNotificationConfig = message({
-  tenant: z.string().optional(),
-  id: z.string().optional(),
-  taskId: z.string().optional(),
+  tenant: id.optional(),
+  id: id.optional(),
+  taskId: id.optional(),
   url: requiredString,
   token: z.string().optional(),
   authentication: AuthenticationInfo.optional(),

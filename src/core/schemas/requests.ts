@@ -1,12 +1,21 @@
 /** Request and response messages of the 11 operations (spec §3.1, proto `A2AService`). */
 import { z } from 'zod';
 import { Message } from './message.js';
-import { exactlyOne, int32, message, requiredString, struct, timestamp } from './proto-json.js';
+import {
+  exactlyOne,
+  id,
+  int32,
+  message,
+  pageToken,
+  requiredId,
+  struct,
+  timestamp,
+} from './proto-json.js';
 import { TaskPushNotificationConfig } from './push.js';
 import { Task, TaskState } from './task.js';
 
 const historyLength = int32.pipe(z.number().min(0, 'must not be negative'));
-const tenant = z.string().optional();
+const tenant = id.optional();
 
 export const SendMessageConfiguration = message({
   acceptedOutputModes: z.array(z.string()).optional(),
@@ -16,9 +25,24 @@ export const SendMessageConfiguration = message({
 });
 export type SendMessageConfiguration = z.infer<typeof SendMessageConfiguration>;
 
+/**
+ * The message a client sends: a `ROLE_USER` one (proto `Role`: USER is communication from the
+ * client to the server, AGENT from the server to the client), so a client cannot put words in
+ * the agent's mouth in a task's history.
+ */
+const UserMessage = Message.superRefine((m, ctx) => {
+  if (m.role !== 'ROLE_USER') {
+    ctx.addIssue({
+      code: 'custom',
+      path: ['role'],
+      message: "must be ROLE_USER: a client sends user messages (ROLE_AGENT is the agent's)",
+    });
+  }
+});
+
 export const SendMessageRequest = message({
   tenant,
-  message: Message,
+  message: UserMessage,
   configuration: SendMessageConfiguration.optional(),
   metadata: struct.optional(),
 });
@@ -33,17 +57,17 @@ export type SendMessageResponse = { task: Task } | { message: Message };
 
 export const GetTaskRequest = message({
   tenant,
-  id: requiredString,
+  id: requiredId,
   historyLength: historyLength.optional(),
 });
 export type GetTaskRequest = z.infer<typeof GetTaskRequest>;
 
 export const ListTasksRequest = message({
   tenant,
-  contextId: z.string().optional(),
+  contextId: id.optional(),
   status: TaskState.optional(),
   pageSize: int32.pipe(z.number().min(1).max(100, 'must be between 1 and 100')).optional(),
-  pageToken: z.string().optional(),
+  pageToken: pageToken.optional(),
   historyLength: historyLength.optional(),
   statusTimestampAfter: timestamp.optional(),
   includeArtifacts: z.boolean().optional(),
@@ -60,20 +84,20 @@ export type ListTasksResponse = z.infer<typeof ListTasksResponse>;
 
 export const CancelTaskRequest = message({
   tenant,
-  id: requiredString,
+  id: requiredId,
   metadata: struct.optional(),
 });
 export type CancelTaskRequest = z.infer<typeof CancelTaskRequest>;
 
-export const SubscribeToTaskRequest = message({ tenant, id: requiredString });
+export const SubscribeToTaskRequest = message({ tenant, id: requiredId });
 export type SubscribeToTaskRequest = z.infer<typeof SubscribeToTaskRequest>;
 
 export const CreateTaskPushNotificationConfigRequest = TaskPushNotificationConfig;
 
 export const GetTaskPushNotificationConfigRequest = message({
   tenant,
-  taskId: requiredString,
-  id: requiredString,
+  taskId: requiredId,
+  id: requiredId,
 });
 export type GetTaskPushNotificationConfigRequest = z.infer<
   typeof GetTaskPushNotificationConfigRequest
@@ -84,9 +108,9 @@ export type DeleteTaskPushNotificationConfigRequest = GetTaskPushNotificationCon
 
 export const ListTaskPushNotificationConfigsRequest = message({
   tenant,
-  taskId: requiredString,
+  taskId: requiredId,
   pageSize: int32.pipe(z.number().min(0)).optional(),
-  pageToken: z.string().optional(),
+  pageToken: pageToken.optional(),
 });
 export type ListTaskPushNotificationConfigsRequest = z.infer<
   typeof ListTaskPushNotificationConfigsRequest

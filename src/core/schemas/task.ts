@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { Message } from './message.js';
 import { Part } from './part.js';
-import { exactlyOne, message, protoEnum, requiredString, struct, timestamp } from './proto-json.js';
+import { exactlyOne, id, message, protoEnum, requiredId, struct, timestamp } from './proto-json.js';
 
 /** TaskState values in proto number order (1..8); `TASK_STATE_UNSPECIFIED` is never real data. */
 export const TASK_STATES = [
@@ -26,7 +26,7 @@ export const TaskStatus = message({
 export type TaskStatus = z.infer<typeof TaskStatus>;
 
 export const Artifact = message({
-  artifactId: requiredString,
+  artifactId: requiredId,
   name: z.string().optional(),
   description: z.string().optional(),
   parts: z.array(Part).min(1, 'must contain at least one part'),
@@ -36,8 +36,8 @@ export const Artifact = message({
 export type Artifact = z.infer<typeof Artifact>;
 
 export const Task = message({
-  id: requiredString,
-  contextId: z.string().optional(),
+  id: requiredId,
+  contextId: id.optional(),
   status: TaskStatus,
   artifacts: z.array(Artifact).optional(),
   history: z.array(Message).optional(),
@@ -46,16 +46,16 @@ export const Task = message({
 export type Task = z.infer<typeof Task>;
 
 export const TaskStatusUpdateEvent = message({
-  taskId: requiredString,
-  contextId: requiredString,
+  taskId: requiredId,
+  contextId: requiredId,
   status: TaskStatus,
   metadata: struct.optional(),
 });
 export type TaskStatusUpdateEvent = z.infer<typeof TaskStatusUpdateEvent>;
 
 export const TaskArtifactUpdateEvent = message({
-  taskId: requiredString,
-  contextId: requiredString,
+  taskId: requiredId,
+  contextId: requiredId,
   artifact: Artifact,
   append: z.boolean().optional(),
   lastChunk: z.boolean().optional(),
