@@ -43,6 +43,28 @@ describe('error catalog', () => {
     expect(ERROR_CATALOG.VERSION_NOT_SUPPORTED.grpc).toBe('FAILED_PRECONDITION');
   });
 
+  it('gives PAYLOAD_TOO_LARGE an ErrorInfo in the a2a-kit domain, read back by clients', () => {
+    const error = new A2AError('PAYLOAD_TOO_LARGE', 'too big', {
+      metadata: { maxBodyBytes: '10' },
+    });
+    const details = errorDetails(error);
+    expect(details).toEqual([
+      {
+        '@type': 'type.googleapis.com/google.rpc.ErrorInfo',
+        reason: 'PAYLOAD_TOO_LARGE',
+        domain: 'a2a-kit',
+        metadata: { maxBodyBytes: '10' },
+      },
+    ]);
+    expect(reasonFromDetails(details)).toBe('PAYLOAD_TOO_LARGE');
+    // Other generic errors carry none, and a kit-domain reason is read only for PAYLOAD_TOO_LARGE.
+    expect(
+      errorDetails(new A2AError('INVALID_PARAMS', 'x', { metadata: { taskId: 't' } })),
+    ).toEqual([]);
+    expect(reasonFromDetails([{ reason: 'INVALID_PARAMS', domain: 'a2a-kit' }])).toBeUndefined();
+    expect(reasonFromDetails([{ reason: 'TASK_NOT_FOUND', domain: 'a2a-kit' }])).toBeUndefined();
+  });
+
   it('[158,165] builds ErrorInfo with reason and domain, and BadRequest for field violations', () => {
     const error = new A2AError('TASK_NOT_FOUND', 'no', { metadata: { taskId: 't' } });
     expect(errorDetails(error)).toEqual([

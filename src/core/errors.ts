@@ -28,6 +28,13 @@ interface ErrorMapping {
 
 /** ErrorInfo `domain` of A2A errors (spec §11.6). */
 export const A2A_ERROR_DOMAIN = 'a2a-protocol.org';
+/**
+ * ErrorInfo `domain` of PAYLOAD_TOO_LARGE: not an A2A reason, but it lets a client tell the error
+ * (and its limit, in the metadata) apart where its code is shared: JSON-RPC -32600, gRPC
+ * RESOURCE_EXHAUSTED. Other generic errors carry no ErrorInfo.
+ */
+export const KIT_ERROR_DOMAIN = 'a2a-kit';
+const KIT_REASONS: ReadonlySet<string> = new Set(['PAYLOAD_TOO_LARGE']);
 
 // prettier-ignore
 export const ERROR_CATALOG = {
@@ -166,16 +173,21 @@ export function isA2AError(value: unknown): value is A2AError {
   return value instanceof A2AError;
 }
 
-/** Builds the spec detail objects (`@type` Any) of an error: ErrorInfo and BadRequest. */
+/**
+ * Builds the spec detail objects (`@type` Any) of an error: ErrorInfo (A2A errors, and
+ * PAYLOAD_TOO_LARGE in {@link KIT_ERROR_DOMAIN}) and BadRequest.
+ */
 export function errorDetails(error: A2AError): Record<string, unknown>[] {
   const details: Record<string, unknown>[] = [];
-  if (ERROR_CATALOG[error.code].a2a) {
+  const a2a = ERROR_CATALOG[error.code].a2a;
+  const hasMetadata = Object.keys(error.metadata).length > 0;
+  if (a2a || KIT_REASONS.has(error.code)) {
     const info: Record<string, unknown> = {
       '@type': 'type.googleapis.com/google.rpc.ErrorInfo',
       reason: error.code,
-      domain: A2A_ERROR_DOMAIN,
+      domain: a2a ? A2A_ERROR_DOMAIN : KIT_ERROR_DOMAIN,
     };
-    if (Object.keys(error.metadata).length > 0) info.metadata = error.metadata;
+    if (hasMetadata) info.metadata = error.metadata;
     details.push(info);
   }
   if (error.fieldViolations.length > 0) {
@@ -187,13 +199,21 @@ export function errorDetails(error: A2AError): Record<string, unknown>[] {
   return details;
 }
 
-/** Reads the A2A reason out of received detail objects, if an A2A ErrorInfo is among them. */
+/**
+ * Reads the reason out of received detail objects: an A2A ErrorInfo's, or one in
+ * {@link KIT_ERROR_DOMAIN}; undefined when there is neither.
+ */
 export function reasonFromDetails(details: unknown): A2AErrorCode | undefined {
   if (!Array.isArray(details)) return undefined;
   for (const d of details) {
-    if (d && typeof d === 'object' && (d as Record<string, unknown>).domain === A2A_ERROR_DOMAIN) {
-      const reason = (d as Record<string, unknown>).reason;
-      if (typeof reason === 'string' && reason in ERROR_CATALOG) return reason as A2AErrorCode;
+    if (!d || typeof d !== 'object') continue;
+    const { domain, reason } = d as Record<string, unknown>;
+    if (typeof reason !== 'string' || !Object.hasOwn(ERROR_CATALOG, reason)) continue;
+    const a2a = ERROR_CATALOG[reason as A2AErrorCode].a2a;
+    if (
+      a2a ? domain === A2A_ERROR_DOMAIN : domain === KIT_ERROR_DOMAIN && KIT_REASONS.has(reason)
+    ) {
+      return reason as A2AErrorCode;
     }
   }
   return undefined;

@@ -68,7 +68,8 @@ export async function startGrpc(
   module: typeof GrpcServe,
   service: A2AService,
   options: GrpcListenOptions | true,
-  defaults: { host: string } & GrpcServiceOptions & Pick<GrpcServe.ServeGrpcOptions, 'tls'>,
+  defaults: { host: string } & GrpcServiceOptions &
+    Pick<GrpcServe.ServeGrpcOptions, 'tls' | 'channelOptions'>,
 ): Promise<GrpcListener> {
   const { host: defaultHost, ...serviceOptions } = defaults;
   const settings = options === true ? {} : options;

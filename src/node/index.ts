@@ -6,5 +6,7 @@ export type { GrpcListenOptions } from './grpc.js';
 export { toNodeListener } from './listener.js';
 export type { NodeListener, NodeListenerOptions } from './listener.js';
 export type { Pem, TlsOptions } from './tls.js';
+export { DEFAULT_CONNECTION_LIMITS } from './connections.js';
+export type { ConnectionLimits } from './connections.js';
 export { DEFAULT_JWKS_PATH } from './signed-card.js';
 export type { SignCardOptions } from './signed-card.js';

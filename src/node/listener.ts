@@ -9,12 +9,25 @@ import { statusJson } from '../http/errors.js';
 import { logInternalError, toA2AError } from '../core/errors.js';
 import type { HttpHandler, HttpRequest, HttpResponse } from '../http/types.js';
 import type { ClientCertificate, HttpHeaders } from '../core/call-context.js';
+import { DEFAULT_CONNECTION_LIMITS, refusedConnection } from './connections.js';
+import { drainRefused, type DrainLimits } from './drain.js';
 import { peerOf } from './tls.js';
 
 /** Options of {@link toNodeListener}. */
 export interface NodeListenerOptions {
   /** Stop reading bodies past this many bytes (default 10 MiB); use the handler's value. */
   maxBodyBytes?: number | undefined;
+  /** A reply the client does not read for this long is abandoned (default 60 000 ms). */
+  idleTimeoutMs?: number | undefined;
+  /** Of a refused body, drain at most this much (default 8 MiB) so the refusal is read. */
+  maxDrainBytes?: number | undefined;
+  /** …for at most this long (default 5 000 ms). */
+  drainTimeoutMs?: number | undefined;
+}
+
+interface ListenerSettings extends DrainLimits {
+  readonly maxBodyBytes: number;
+  readonly idleTimeoutMs: number;
 }
 
 /** A `node:http` request listener. */
@@ -27,9 +40,14 @@ export function toNodeListener(
   handler: HttpHandler,
   options: NodeListenerOptions = {},
 ): NodeListener {
-  const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+  const settings: ListenerSettings = {
+    maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
+    idleTimeoutMs: options.idleTimeoutMs ?? DEFAULT_CONNECTION_LIMITS.idleTimeoutMs,
+    maxDrainBytes: options.maxDrainBytes ?? DEFAULT_CONNECTION_LIMITS.maxDrainBytes,
+    drainTimeoutMs: options.drainTimeoutMs ?? DEFAULT_CONNECTION_LIMITS.drainTimeoutMs,
+  };
   return (req, res) => {
-    handle(handler, maxBodyBytes, req, res).catch((error: unknown) => {
+    handle(handler, settings, req, res).catch((error: unknown) => {
       // Only a broken socket gets here; there is nobody left to answer.
       logInternalError(error);
       res.destroy();
@@ -39,13 +57,19 @@ export function toNodeListener(
 
 async function handle(
   handler: HttpHandler,
-  maxBodyBytes: number,
+  settings: ListenerSettings,
   req: IncomingMessage,
   res: ServerResponse,
 ): Promise<void> {
+  const refused = refusedConnection(req.socket); // past the per-address connection cap
+  if (refused !== undefined) {
+    drainRefused(req, settings);
+    await writeResponse(res, refused, settings.idleTimeoutMs);
+    return;
+  }
   let body: Uint8Array | undefined | typeof TOO_LARGE;
   try {
-    body = await readBody(req, maxBodyBytes);
+    body = await readBody(req, settings.maxBodyBytes);
   } catch {
     res.destroy(); // the client went away while sending
     return;
@@ -62,9 +86,12 @@ async function handle(
       body: statusJson(a2a),
     };
   }
-  // The rest of an oversized body was never read: close the connection instead of draining it.
-  if (body === TOO_LARGE) response.headers = { ...response.headers, connection: 'close' };
-  await writeResponse(res, response);
+  // The rest of an oversized body is not wanted: drain some of it, so the refusal is read, and close.
+  if (body === TOO_LARGE) {
+    response.headers = { ...response.headers, connection: 'close' };
+    drainRefused(req, settings);
+  }
+  await writeResponse(res, response, settings.idleTimeoutMs);
 }
 
 /**
@@ -175,8 +202,15 @@ function bodyless(status: number): boolean {
   return status === 304 || status === 204 || (status >= 100 && status < 200);
 }
 
-async function writeResponse(res: ServerResponse, response: HttpResponse): Promise<void> {
+async function writeResponse(
+  res: ServerResponse,
+  response: HttpResponse,
+  idleTimeoutMs: number,
+): Promise<void> {
   const { status, headers, body } = response;
+  // A client that stops reading the reply (the socket makes no progress) is let go. Set only
+  // now: while the handler works (a blocking send) the client owes nothing.
+  res.setTimeout(idleTimeoutMs, () => res.destroy());
   if (body === undefined || typeof body === 'string') {
     if (!bodyless(status)) {
       headers['content-length'] = body === undefined ? '0' : String(Buffer.byteLength(body));

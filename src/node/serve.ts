@@ -19,6 +19,13 @@ import {
 import type { AccessControl } from '../security/limits/access-control.js';
 import type { SignCardOptions } from './signed-card.js';
 import { createTlsServer, type TlsOptions } from './tls.js';
+import {
+  grpcServerOptions,
+  httpServerOptions,
+  limitConnections,
+  resolveConnectionLimits,
+  type ConnectionLimits,
+} from './connections.js';
 
 /** Options of {@link serve}: where to listen, the handler's options, and server options. */
 export interface ServeOptions
@@ -47,6 +54,12 @@ export interface ServeOptions
    * then advertises `pushNotifications`, and a signer's keys are served at PUSH_JWKS_PATH.
    */
   push?: ServePushOptions | ServerPushOption | undefined;
+  /**
+   * Timeouts and connection caps (defaults in `DEFAULT_CONNECTION_LIMITS`; see
+   * docs/deployment.md): headers, whole request, keep-alive, idle reply, open connections in all
+   * and per client address, how much of a refused body is drained, gRPC streams per connection.
+   */
+  connections?: ConnectionLimits | undefined;
 }
 
 /** A running server. */
@@ -83,7 +96,9 @@ export async function serve(
   }
   const host = options.host ?? '127.0.0.1';
   let access: AccessControl;
+  let limits: ReturnType<typeof resolveConnectionLimits>;
   try {
+    limits = resolveConnectionLimits(options.connections, options.keepAliveMs);
     access = accessControlOf(server, options); // a card requiring unconfigured schemes fails here
   } catch (error) {
     if (owned) await server.close();
@@ -92,7 +107,10 @@ export async function serve(
   warnUnreachableIssuers(access, options.logger);
   // The request listener is attached once the address (and so the card's URLs) is known; the
   // continuation after `listen` runs before the event loop can deliver the first connection.
-  const httpServer = options.tls ? createTlsServer(options.tls) : createServer();
+  const httpServer = options.tls
+    ? createTlsServer(options.tls, httpServerOptions(limits))
+    : createServer(httpServerOptions(limits));
+  limitConnections(httpServer, limits, options.tls !== undefined);
   let grpc: GrpcListener | undefined;
   try {
     // gRPC first: nothing may be awaited between `listen` and attaching the request listener.
@@ -101,6 +119,7 @@ export async function serve(
       grpc = await startGrpc(grpcModule, secured.service, options.grpc, {
         host,
         onError: options.onError,
+        channelOptions: grpcServerOptions(limits),
         ...secured.options,
       });
     }
@@ -136,7 +155,12 @@ export async function serve(
   });
   const handler = served.handler;
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
-  const listener = toNodeListener(handler, { maxBodyBytes });
+  const listener = toNodeListener(handler, {
+    maxBodyBytes,
+    idleTimeoutMs: limits.idleTimeoutMs,
+    maxDrainBytes: limits.maxDrainBytes,
+    drainTimeoutMs: limits.drainTimeoutMs,
+  });
   httpServer.on('request', listener);
   // `Expect: 100-continue`: invite the body only when its declared size is acceptable, so an
   // oversized upload is refused before it is sent (RFC 9110 §10.1.1).

@@ -4,7 +4,7 @@
  * so the public card stays reachable and a missing certificate gets a 401 that says so, and HSTS.
  */
 import { createServer, type Server } from 'node:https';
-import type { IncomingMessage } from 'node:http';
+import type { IncomingMessage, ServerOptions } from 'node:http';
 import type { TLSSocket } from 'node:tls';
 import type { HttpHandler } from '../http/types.js';
 import { clientCertificateOf } from '../security/auth/certificate.js';
@@ -32,12 +32,17 @@ export interface TlsOptions {
   readonly hstsMaxAgeSeconds?: number | false | undefined;
 }
 
-/** A node:https server for `tls` (no listener attached yet). */
-export function createTlsServer(tls: TlsOptions): Server {
+/**
+ * A node:https server for `tls` (no listener attached yet), with the node:http `limits` (timeouts);
+ * the TLS handshake gets the headers timeout.
+ */
+export function createTlsServer(tls: TlsOptions, limits: ServerOptions = {}): Server {
   const pem = (value: Pem) => (typeof value === 'string' ? value : Buffer.from(value));
   const ca =
     tls.ca === undefined ? undefined : Array.isArray(tls.ca) ? tls.ca.map(pem) : pem(tls.ca as Pem);
   return createServer({
+    ...limits,
+    ...(limits.headersTimeout === undefined ? {} : { handshakeTimeout: limits.headersTimeout }),
     cert: pem(tls.cert),
     key: pem(tls.key),
     ...(ca === undefined ? {} : { ca }),

@@ -34,6 +34,29 @@ const req = (schemes: Record<string, string[]>): SecurityRequirement => ({
 });
 
 describe('decide (OpenAPI semantics)', () => {
+  it('answers UNAVAILABLE when an unverifiable credential decides, not when another suffices', () => {
+    const down: SchemeCheck = {
+      status: 'unavailable',
+      reason: 'the token issuer cannot be reached',
+      retryAfterSeconds: 7,
+    };
+    const alternatives = [req({ oauth: [] }), req({ key: [] })];
+    expect(decide(alternatives, checks({ oauth: down, key: ok('k') }), context)).toMatchObject({
+      id: 'k',
+    });
+    expect(decide(alternatives, checks({ oauth: down, key: MISSING }), context)).toEqual({
+      failure: 'UNAVAILABLE',
+      message:
+        "the credentials cannot be checked now, retry later: scheme 'oauth': the token issuer cannot be reached",
+      challenges: [],
+      retryAfterSeconds: 7,
+    });
+    // Anonymous access allowed: a credential that was sent but cannot be checked is not ignored.
+    expect(decide([req({})], checks({ oauth: down }), context)).toMatchObject({
+      failure: 'UNAVAILABLE',
+    });
+  });
+
   it('takes the first satisfied alternative (OR) and its first scheme as the identity', () => {
     const result = decide(
       [req({ oauth: ['write'] }), req({ key: [], basic: [] })],

@@ -43,6 +43,8 @@ export interface Refusal {
 
 interface CallInfo {
   readonly binding: AuthBinding;
+  /** The client's IP address, when known. */
+  readonly address?: string | undefined;
   /** Whose quota the call uses: `principal:<id>` or `ip:<address>`. */
   readonly key: string;
   refusal?: Refusal;
@@ -53,6 +55,7 @@ export class AccessControl {
   private readonly authentication: ServerAuthentication | undefined;
   private readonly rate: RateLimiter | undefined;
   private readonly streams: ConcurrencyLimiter | undefined;
+  private readonly streamsPerAddress: ConcurrencyLimiter | undefined;
   private readonly calls = new WeakMap<CallContext, CallInfo>();
   private readonly maxPartsPerMessage: number;
   private readonly maxMessageBytes: number;
@@ -67,10 +70,12 @@ export class AccessControl {
     this.rate = rateLimit === false ? undefined : new RateLimiter(rateLimit);
     const streams = limits.maxConcurrentStreams ?? DEFAULT_LIMITS.maxConcurrentStreams;
     this.streams = streams === false ? undefined : new ConcurrencyLimiter(streams);
+    const perAddress = limits.maxStreamsPerAddress ?? DEFAULT_LIMITS.maxStreamsPerAddress;
+    this.streamsPerAddress = perAddress === false ? undefined : new ConcurrencyLimiter(perAddress);
     this.maxPartsPerMessage = limits.maxPartsPerMessage ?? DEFAULT_LIMITS.maxPartsPerMessage;
     this.maxMessageBytes = limits.maxMessageBytes ?? DEFAULT_LIMITS.maxMessageBytes;
     this.maxHistoryLength = limits.maxHistoryLength ?? DEFAULT_LIMITS.maxHistoryLength;
-    this.open = !this.authentication && !this.rate && !this.streams;
+    this.open = !this.authentication && !this.rate && !this.streams && !this.streamsPerAddress;
   }
 
   /**
@@ -95,7 +100,7 @@ export class AccessControl {
       outcome !== undefined
         ? `principal:${outcome.id}`
         : `ip:${request.remoteAddress ?? 'unknown'}`;
-    this.calls.set(call, { binding: request.binding, key });
+    this.calls.set(call, { binding: request.binding, key, address: request.remoteAddress });
     const decision = this.rate?.take(key);
     if (decision !== undefined && !decision.allowed) {
       const seconds = decision.retryAfterSeconds;
@@ -176,16 +181,37 @@ export class AccessControl {
   }
 
   private acquireStream(call: CallContext): () => void {
-    if (this.streams === undefined) return () => undefined;
-    const key = this.calls.get(call)?.key ?? keyOf(call);
-    const release = this.streams.acquire(key);
-    if (release !== undefined) return release;
-    const error = new A2AError(
-      'RATE_LIMITED',
-      `too many open streams: at most ${this.streams.max} at once per caller; close one first`,
-    );
+    const info = this.calls.get(call);
+    const address = info?.address;
+    let releaseAddress: (() => void) | undefined;
+    if (this.streamsPerAddress !== undefined && address !== undefined) {
+      releaseAddress = this.streamsPerAddress.acquire(address);
+      if (releaseAddress === undefined) {
+        throw this.tooManyStreams(
+          call,
+          `too many open streams from ${address}: at most ${this.streamsPerAddress.max} at once per client address; close one first`,
+        );
+      }
+    }
+    if (this.streams === undefined) return releaseAddress ?? (() => undefined);
+    const release = this.streams.acquire(info?.key ?? keyOf(call));
+    if (release === undefined) {
+      releaseAddress?.();
+      throw this.tooManyStreams(
+        call,
+        `too many open streams: at most ${this.streams.max} at once per caller; close one first`,
+      );
+    }
+    return () => {
+      release();
+      releaseAddress?.();
+    };
+  }
+
+  private tooManyStreams(call: CallContext, message: string): A2AError {
+    const error = new A2AError('RATE_LIMITED', message);
     this.record(call, { error, headers: { 'retry-after': '1' } });
-    throw error;
+    return error;
   }
 
   private refuse(call: CallContext, failure: AuthFailure): A2AError {

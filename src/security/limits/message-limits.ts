@@ -18,6 +18,11 @@ export interface LimitOptions {
   readonly rateLimit?: RateLimitOptions | false | undefined;
   /** Open streams per caller (principal, else IP address); default off. */
   readonly maxConcurrentStreams?: number | false | undefined;
+  /**
+   * Open streams from one client address, whoever the caller (default 256), on every binding.
+   * Behind a proxy every client has the proxy's address: raise it, or set `false`.
+   */
+  readonly maxStreamsPerAddress?: number | false | undefined;
 }
 
 /** The defaults of {@link LimitOptions}. */
@@ -27,6 +32,7 @@ export const DEFAULT_LIMITS = {
   maxHistoryLength: 1000,
   rateLimit: false,
   maxConcurrentStreams: false,
+  maxStreamsPerAddress: 256,
 } as const;
 
 /** The resolved message limits. */
