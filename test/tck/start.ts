@@ -21,6 +21,8 @@ export interface TckAgentOptions {
   push?: boolean;
   /** Where failures are logged (default `console`; `null` for silence). */
   logger?: Pick<Console, 'info' | 'warn' | 'error'> | null;
+  /** Unexpected errors the server answered as INTERNAL (tests assert there are none). */
+  onError?: (error: unknown) => void;
   timing?: Partial<TckTiming>;
 }
 
@@ -54,6 +56,7 @@ export async function startTckAgent(options: TckAgentOptions = {}): Promise<TckA
       host: options.host ?? '127.0.0.1',
       grpc: { port: options.grpcPort ?? 0 },
       ...(push ? { store: push.store, push: { notifier: push.notifier } } : {}),
+      ...(options.onError ? { onError: options.onError } : {}),
       ...logger,
     });
   } catch (error) {
