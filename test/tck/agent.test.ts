@@ -243,8 +243,8 @@ serverSuite(
         expect(followUp.id).not.toBe(first.id);
         expect([followUp.id, state(followUp)]).toEqual([paused.id, 'TASK_STATE_COMPLETED']);
       },
-      // Today a reused messageId is answered with the first message's task or refused (issue 22
-      // point 1); the server branch fixes it. it.fails flips loudly once that lands.
+      // Known defect: a reused messageId is answered with the first message's task, or refused
+      // when its task or context differs (docs/conformance.md). it.fails flips once it is fixed.
       { fails: ['JSONRPC', 'HTTP+JSON', 'GRPC'] },
     );
 
@@ -262,7 +262,8 @@ serverSuite(
         expect(reply.status).toBe(200);
         expect(reply.json).toMatchObject({ jsonrpc: '2.0', id: 1, result: { task: {} } });
       },
-      // Issue 22 point 2, fixed on the http branch; it.fails flips loudly once that lands.
+      // Known defect: `<url>/` is a non-JSON-RPC 404 (docs/conformance.md). it.fails flips once
+      // it is fixed.
       { only: ['JSONRPC'], fails: ['JSONRPC'] },
     );
   },
