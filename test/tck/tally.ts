@@ -4,7 +4,8 @@
  * "Transport '…' not configured") counted apart, so a one-transport run shows that transport's
  * own totals. Usage: node dist/test/tck/tally.js <junit.xml>  (docs/conformance.md).
  */
-import { readFileSync } from 'node:fs';
+import { readFileSync, realpathSync } from 'node:fs';
+import { pathToFileURL } from 'node:url';
 
 /** The totals of one run. */
 export interface Tally {
@@ -58,15 +59,22 @@ function decode(text: string): string {
     .replace(/&amp;/g, '&');
 }
 
-const file = process.argv[2];
-if (file === undefined || file === '--help') {
-  console.error('Usage: node dist/test/tck/tally.js <junit.xml>');
-  process.exit(2);
+/** Prints the tally of the report named on the command line. */
+function main(file: string | undefined): void {
+  if (file === undefined || file === '--help') {
+    console.error('Usage: node dist/test/tck/tally.js <junit.xml>');
+    process.exit(2);
+  }
+  const t = tally(readFileSync(file, 'utf8'));
+  console.log(
+    `${t.passed} passed, ${t.failed} failed, ${t.skipped} skipped` +
+      (t.xfailed ? `, ${t.xfailed} xfailed` : '') +
+      (t.filtered ? ` (${t.filtered} tests of other transports filtered out)` : ''),
+  );
+  for (const failure of t.failures) console.log(`  FAILED ${failure}`);
 }
-const t = tally(readFileSync(file, 'utf8'));
-console.log(
-  `${t.passed} passed, ${t.failed} failed, ${t.skipped} skipped` +
-    (t.xfailed ? `, ${t.xfailed} xfailed` : '') +
-    (t.filtered ? ` (${t.filtered} tests of other transports filtered out)` : ''),
-);
-for (const failure of t.failures) console.log(`  FAILED ${failure}`);
+
+const entry = process.argv[1];
+if (entry !== undefined && import.meta.url === pathToFileURL(realpathSync(entry)).href) {
+  main(process.argv[2]);
+}
