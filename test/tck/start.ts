@@ -5,8 +5,6 @@
  * `127.0.0.1` allowed past the SSRF guard, because the TCK's webhook receiver listens there.
  */
 import { serve, type ServeResult } from '../../src/node/index.js';
-import { createPushNotifier } from '../../src/push/index.js';
-import { MemoryTaskStore } from '../../src/server/index.js';
 import { createTckAgent, type TckTiming } from './agent.js';
 
 /** Options of {@link startTckAgent}. */
@@ -42,36 +40,16 @@ export const WEBHOOK_HOSTS = ['localhost', '127.0.0.1'];
 /** Starts the TCK agent; `close()` stops it. */
 export async function startTckAgent(options: TckAgentOptions = {}): Promise<TckAgent> {
   const logger = options.logger !== undefined ? { logger: options.logger } : {};
-  const agent = createTckAgent(options.timing);
-  let push: { store: MemoryTaskStore; notifier: ReturnType<typeof createPushNotifier> } | undefined;
-  if (options.push !== false) {
-    // The store serve() would create by default, created here so the notifier shares it.
-    const store = new MemoryTaskStore();
-    push = { store, notifier: createPushNotifier({ store, allowHosts: WEBHOOK_HOSTS, ...logger }) };
-  }
-  let served: ServeResult;
-  try {
-    served = await serve(agent, {
-      port: options.port ?? 0,
-      host: options.host ?? '127.0.0.1',
-      grpc: { port: options.grpcPort ?? 0 },
-      ...(push ? { store: push.store, push: { notifier: push.notifier } } : {}),
-      ...(options.onError ? { onError: options.onError } : {}),
-      ...logger,
-    });
-  } catch (error) {
-    await push?.notifier.close();
-    throw error;
-  }
+  const served = await serve(createTckAgent(options.timing), {
+    port: options.port ?? 0,
+    host: options.host ?? '127.0.0.1',
+    grpc: { port: options.grpcPort ?? 0 },
+    // serve() makes the notifier on its default store; the server closes it.
+    ...(options.push !== false ? { push: { allowHosts: WEBHOOK_HOSTS, ...logger } } : {}),
+    ...(options.onError ? { onError: options.onError } : {}),
+    ...logger,
+  });
   const grpcUrl = served.grpcUrl;
   if (grpcUrl === undefined) throw new Error('serve() returned no gRPC interface');
-  return {
-    url: served.url,
-    grpcUrl,
-    served,
-    async close() {
-      await push?.notifier.close();
-      await served.close();
-    },
-  };
+  return { url: served.url, grpcUrl, served, close: () => served.close() };
 }
