@@ -42,7 +42,7 @@ import type { Agent } from './agent.js';
 import type { CallContext } from '../core/call-context.js';
 import { activateExtensions } from './extensions.js';
 import { PushConfigs, pushNotSupported, type PushNotifier } from './push-configs.js';
-import { MessageIntake } from './intake.js';
+import { DEFAULT_IDEMPOTENCY_WINDOW_MS, MessageIntake, type IdempotencyOptions } from './intake.js';
 import { TaskOwnership, type OwnershipOptions } from './ownership.js';
 import { recoverTask } from './recovery.js';
 import { acceptedInputModes } from './media-types.js';
@@ -76,6 +76,20 @@ export interface A2AServerOptions {
    * MemoryTaskStore (several servers in one process) only when set; `false` turns it off.
    */
   ownership?: OwnershipOptions | false;
+  /**
+   * Retried sends (spec §3.3.1): a SendMessage or SendStreamingMessage that repeats an earlier
+   * request of the same caller — same `messageId` and the same message (parts, taskId, contextId,
+   * metadata, every field) — within `windowMs` of it gets the first attempt's task instead of
+   * running the agent again; concurrent copies share one attempt. Anything else is processed as
+   * the new message it is, even when it reuses a messageId. The store keeps a fingerprint of each
+   * message with its time, so this holds across restarts and instances sharing a durable store
+   * (a stateless Message reply is kept only in this process).
+   *
+   * The trade-off: within the window an identical message sent on purpose (same messageId) is
+   * taken for a retry; a retry later than the window runs the agent again. Default on, with a
+   * window of 10 minutes; `false` turns it off (every message runs the agent, nothing is indexed).
+   */
+  idempotency?: false | { windowMs?: number };
 }
 
 const PLACEHOLDER_INTERFACE: AgentInterface = {
@@ -158,6 +172,7 @@ export class A2AServer {
       runner: this.runner,
       push: this.push,
       acceptedModes,
+      idempotency: idempotencyOf(options.idempotency),
     });
     this.ownership?.start();
   }
@@ -510,6 +525,15 @@ export class A2AServer {
   ): Promise<Task> {
     return taskView((await this.record(scope, taskId)).task, options);
   }
+}
+
+function idempotencyOf(option: A2AServerOptions['idempotency']): IdempotencyOptions | false {
+  if (option === false) return false;
+  const windowMs = option?.windowMs ?? DEFAULT_IDEMPOTENCY_WINDOW_MS;
+  if (!Number.isFinite(windowMs) || windowMs < 0) {
+    throw new Error(`idempotency.windowMs must be a non-negative number of ms, not ${windowMs}`);
+  }
+  return { windowMs };
 }
 
 function parseLastEventId(value: string | undefined): number | undefined {
