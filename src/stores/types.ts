@@ -103,8 +103,19 @@ export interface TaskStore {
   ): Promise<number>;
   /** The snapshot, or `undefined` when the task does not exist in this scope. */
   get(scope: Scope, taskId: string): Promise<TaskRecord | undefined>;
-  /** Log entries with `seq > afterSeq`, in order, at most `limit` of them. */
-  events(scope: Scope, taskId: string, afterSeq: number, limit?: number): Promise<LogEntry[]>;
+  /**
+   * Log entries with `seq > afterSeq`, in order, at most `limit` of them; with `maxBytes`, the
+   * page ends with the entry whose JSON (its length in characters) brings the page to
+   * `maxBytes` or more, so a page cut short by bytes always holds at least `maxBytes`. A store
+   * that hands out entries it keeps in memory anyway may ignore `maxBytes`.
+   */
+  events(
+    scope: Scope,
+    taskId: string,
+    afterSeq: number,
+    limit?: number,
+    maxBytes?: number,
+  ): Promise<LogEntry[]>;
   /** Tasks of the scope matching the query, newest status timestamp first, one page. */
   list(scope: Scope, query: TaskQuery): Promise<TaskPage>;
   /** The last write that indexed this messageId in the scope, for recognizing retried sends. */

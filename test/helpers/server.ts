@@ -16,6 +16,7 @@ export interface TestServerOptions {
   /** The task store (default: serve()'s memory store). */
   store?: NonNullable<A2AServerOptions['store']>;
   idempotency?: NonNullable<A2AServerOptions['idempotency']>;
+  memory?: NonNullable<A2AServerOptions['memory']>;
 }
 
 /** A running server. */

@@ -3,7 +3,7 @@ import { runTaskStoreSuite } from '../../testing/index.js';
 import { freshScopes, newTask, statusEvent, uniqueId } from '../../testing/store-fixtures.js';
 import { MemoryTaskStore } from './task-store.js';
 
-runTaskStoreSuite({ name: 'memory', create: () => new MemoryTaskStore() });
+runTaskStoreSuite({ name: 'memory', create: () => new MemoryTaskStore(), pagesByBytes: false });
 
 describe('MemoryTaskStore retention', () => {
   const stores: MemoryTaskStore[] = [];

@@ -100,13 +100,24 @@ export function statements(schema: string, s: string) {
        CROSS JOIN LATERAL (SELECT c.rid IS DISTINCT FROM t.rid::text AS fresh) f
        WHERE t.tenant = $1 AND t.owner = $2`,
     ),
-    /** $1 id, $2 tenant, $3 owner, $4 after seq, $5 limit. */
+    /**
+     * $1 id, $2 tenant, $3 owner, $4 after seq, $5 limit, $6 max bytes (NULL: no bound). The
+     * running total of the bodies' lengths (characters, as JavaScript counts them at most) ends
+     * the page with the entry that reaches $6.
+     */
     events: named(
       'events',
-      `SELECT e.seq, e.body FROM ${s}.events e
-       WHERE e.task_id = $1 AND e.seq > $4::integer
-         AND EXISTS (SELECT 1 FROM ${s}.tasks t WHERE t.id = $1 AND t.tenant = $2 AND t.owner = $3)
-       ORDER BY e.seq LIMIT $5::integer`,
+      `SELECT seq, body FROM (
+         SELECT e.seq, e.body,
+                sum(char_length(e.body::text)) OVER (ORDER BY e.seq)
+                  - char_length(e.body::text) AS before
+         FROM ${s}.events e
+         WHERE e.task_id = $1 AND e.seq > $4::integer
+           AND EXISTS (SELECT 1 FROM ${s}.tasks t WHERE t.id = $1 AND t.tenant = $2 AND t.owner = $3)
+         ORDER BY e.seq LIMIT $5::integer
+       ) page
+       WHERE $6::bigint IS NULL OR before < $6::bigint
+       ORDER BY seq`,
     ),
     /** Unscoped read for the event bus. $1 id, $2 seq. */
     entryAt: named(

@@ -170,13 +170,20 @@ export class PostgresTaskStore implements TaskStore, PushConfigStore, LogSource 
     return (await this.load(scope, [taskId])).get(taskId);
   }
 
-  async events(scope: Scope, taskId: string, afterSeq: number, limit = 1000): Promise<LogEntry[]> {
+  async events(
+    scope: Scope,
+    taskId: string,
+    afterSeq: number,
+    limit = 1000,
+    maxBytes = Infinity,
+  ): Promise<LogEntry[]> {
     const { rows } = await this.run<{ seq: number; body: StreamResponse }>(this.sql.events, [
       taskId,
       scope.tenant,
       scope.owner,
       Math.max(0, Math.floor(afterSeq)),
       Math.max(0, Math.floor(limit)),
+      Number.isFinite(maxBytes) ? Math.max(0, Math.floor(maxBytes)) : null,
     ]);
     return rows.map((r) => ({ seq: r.seq, event: r.body }));
   }

@@ -139,12 +139,28 @@ export class SqliteTaskStore implements TaskStore, PushConfigStore {
     });
   }
 
-  async events(scope: Scope, taskId: string, afterSeq: number, limit = 1000): Promise<LogEntry[]> {
+  async events(
+    scope: Scope,
+    taskId: string,
+    afterSeq: number,
+    limit = 1000,
+    maxBytes = Infinity,
+  ): Promise<LogEntry[]> {
     return this.read(() => {
       if (!this.sql.head.get(taskId, scope.tenant, scope.owner)) return [];
-      return this.sql.eventsAfter
-        .all(taskId, Math.max(0, afterSeq), Math.max(0, limit))
-        .map((row) => ({ seq: row.seq, event: JSON.parse(row.event) as StreamResponse }));
+      const page: LogEntry[] = [];
+      let bytes = 0;
+      for (const row of this.sql.eventsAfter.iterate(
+        taskId,
+        Math.max(0, afterSeq),
+        Math.max(0, limit),
+      )) {
+        // Counted before parsing: the page ends with the row that reaches maxBytes.
+        if (bytes >= maxBytes) break;
+        bytes += row.event.length;
+        page.push({ seq: row.seq, event: JSON.parse(row.event) as StreamResponse });
+      }
+      return page;
     });
   }
 
