@@ -44,7 +44,12 @@ import type { CallContext } from '../core/call-context.js';
 import { taskSize } from './event-size.js';
 import { activateExtensions } from './extensions.js';
 import { PushConfigs, pushNotSupported, type PushNotifier } from './push-configs.js';
-import { DEFAULT_IDEMPOTENCY_WINDOW_MS, MessageIntake, type IdempotencyOptions } from './intake.js';
+import {
+  DEFAULT_IDEMPOTENCY_WINDOW_MS,
+  DEFAULT_MAX_TASK_BYTES,
+  MessageIntake,
+  type IdempotencyOptions,
+} from './intake.js';
 import { TaskOwnership, type OwnershipOptions } from './ownership.js';
 import { recoverTask } from './recovery.js';
 import { acceptedInputModes } from './media-types.js';
@@ -106,6 +111,12 @@ export interface MemoryLimits {
   streamBufferBytes?: number;
   /** One catch-up page read from the log for a stream. Default 4 MiB. */
   streamPageBytes?: number;
+  /**
+   * What one task may hold: a message that would take a task's history and artifacts past this
+   * many bytes is refused with INVALID_PARAMS saying so (start a new task in the same context).
+   * Default 64 MiB.
+   */
+  maxTaskBytes?: number;
   /**
    * One ListTasks page: past this many bytes of tasks the page ends early with a
    * `nextPageToken` for the rest (at least one task per page). Default 16 MiB.
@@ -199,6 +210,7 @@ export class A2AServer {
       push: this.push,
       acceptedModes,
       idempotency: idempotencyOf(options.idempotency),
+      maxTaskBytes: options.memory?.maxTaskBytes ?? DEFAULT_MAX_TASK_BYTES,
     });
     this.ownership?.start();
   }

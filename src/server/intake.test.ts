@@ -60,6 +60,7 @@ function intake(idempotency: IdempotencyOptions | false = { windowMs: 60_000 }) 
     push: undefined,
     acceptedModes: ['text/plain'],
     idempotency,
+    maxTaskBytes: 200_000,
   });
   const send = (message: Message, owner = scope.owner): Promise<StartResult> =>
     target.startOrAttach({ message }, {}, { tenant: '', owner });
@@ -141,6 +142,41 @@ describe('MessageIntake', () => {
     const first = await send(message);
     expect(await send(message)).toEqual(first);
     expect(seen).toEqual(['reply']);
+  });
+});
+
+describe('per-task bound', () => {
+  it('refuses a message that would take a paused task past maxTaskBytes, saying so', async () => {
+    const store = new MemoryTaskStore();
+    const agent = createAgent({
+      card,
+      async *execute({ task }) {
+        yield task.inputRequired('more?');
+      },
+    });
+    const runner = new TaskRunner({ store, bus: new MemoryEventBus(), agent });
+    const target = new MessageIntake({
+      store,
+      runner,
+      push: undefined,
+      acceptedModes: ['text/plain'],
+      idempotency: { windowMs: 60_000 },
+      maxTaskBytes: 250_000,
+    });
+    const send = (message: Message) => target.startOrAttach({ message }, {}, scope);
+    const first = await send(userMessage('x'.repeat(100_000)));
+    const taskId = taskIdOf(first) as string;
+    await runner.idle();
+    const more = (n: number) => ({ ...userMessage('y'.repeat(n)), taskId });
+    await send(more(100_000)); // about 200 KB now
+    await runner.idle();
+    await expect(send(more(100_000))).rejects.toMatchObject({
+      code: 'INVALID_PARAMS',
+      message: expect.stringContaining('past the limit of 250000 bytes') as unknown,
+    });
+    // A small answer still fits.
+    expect(taskIdOf(await send(more(10)))).toBe(taskId);
+    await runner.idle();
   });
 });
 

@@ -13,6 +13,7 @@ import type { Message, SendMessageRequest } from '../core/schemas/index.js';
 import { isSettled, isTerminal } from '../core/task-state.js';
 import type { Scope, TaskStore } from '../stores/types.js';
 import type { CallContext } from '../core/call-context.js';
+import { messageSize, taskSize } from './event-size.js';
 import { messageFingerprint } from './fingerprint.js';
 import { checkParts } from './media-types.js';
 import { pushNotSupported, type PushConfigs } from './push-configs.js';
@@ -28,7 +29,12 @@ export interface MessageIntakeOptions {
   acceptedModes: string[];
   /** Retries recognized within this window; `false`: every message is processed. */
   idempotency: IdempotencyOptions | false;
+  /** What one task may hold (history and artifacts, approximate JSON bytes). */
+  maxTaskBytes: number;
 }
+
+/** Default of `MemoryLimits.maxTaskBytes`: 64 MiB. */
+export const DEFAULT_MAX_TASK_BYTES = 64 * 1024 * 1024;
 
 /** How long a retried message gets its first answer (see `A2AServerOptions.idempotency`). */
 export interface IdempotencyOptions {
@@ -169,6 +175,20 @@ export class MessageIntake {
         `Task ${task.id} is ${state}: send the next message when it asks for input, or cancel it`,
         {
           metadata: { taskId: task.id, state },
+        },
+      );
+    }
+    const held = taskSize(task);
+    const { maxTaskBytes } = this.options;
+    if (held + messageSize(message) > maxTaskBytes) {
+      throw new A2AError(
+        'INVALID_PARAMS',
+        `Task ${task.id} holds about ${held} bytes of history and artifacts; this message would take it past the limit of ${maxTaskBytes} bytes: send smaller content, or start a new task in the same context`,
+        {
+          fieldViolations: [
+            { field: 'message', description: `would take the task past ${maxTaskBytes} bytes` },
+          ],
+          metadata: { taskId: task.id, maxTaskBytes: String(maxTaskBytes) },
         },
       );
     }

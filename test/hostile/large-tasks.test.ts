@@ -7,7 +7,7 @@
 import { expect } from 'vitest';
 import { createAgent } from '../../src/server/index.js';
 import { serverSuite, verifies } from '../helpers/bindings.js';
-import { ok } from '../helpers/expect.js';
+import { expectInvalidParams, ok } from '../helpers/expect.js';
 import { uid } from '../helpers/requests.js';
 import { startServer } from '../helpers/server.js';
 
@@ -74,6 +74,46 @@ serverSuite(
         const small = ok(await b.call('ListTasks', { contextId, pageSize: 50 })) as ListResult;
         expect(small.tasks).toHaveLength(5);
         expect(small.nextPageToken).toBe('');
+      },
+    );
+  },
+);
+
+/** Asks for input again on every answer: a task a client can keep feeding. */
+const askingAgent = createAgent({
+  card: { name: 'Asking', description: 'always asks', version: '1', skills: [] },
+  async *execute({ task }) {
+    yield task.inputRequired('more?');
+  },
+});
+
+serverSuite(
+  'A client feeding one paused task with large answers',
+  () => startServer(askingAgent, { memory: { maxTaskBytes: 1024 * KB } }),
+  () => {
+    verifies(
+      [82],
+      'is refused with INVALID_PARAMS once the task would pass maxTaskBytes',
+      async (b) => {
+        const first = { messageId: uid('m'), role: 'ROLE_USER', parts: [{ text: 'start' }] };
+        const { task } = ok(await b.call('SendMessage', { message: first })) as {
+          task: { id: string; contextId: string };
+        };
+        const answer = () => ({
+          messageId: uid('m'),
+          role: 'ROLE_USER',
+          taskId: task.id,
+          contextId: task.contextId,
+          parts: [{ text: 'z'.repeat(300 * KB) }],
+        });
+        for (let i = 0; i < 3; i++) ok(await b.call('SendMessage', { message: answer() }));
+        const refused = await b.call('SendMessage', { message: answer() });
+        expectInvalidParams(refused, 'message');
+        if (refused.ok) return;
+        expect(refused.error.message).toContain('past the limit');
+        // The task is untouched and still answers small messages.
+        const small = { ...answer(), parts: [{ text: 'ok' }] };
+        ok(await b.call('SendMessage', { message: small }));
       },
     );
   },
