@@ -39,7 +39,7 @@ const completed = (task: Task): StreamResponse => ({
   },
 });
 
-async function* take(stream: AsyncIterable<{ id?: string }>) {
+async function* take(stream: AsyncIterable<{ id?: string | undefined }>) {
   for await (const item of stream) yield item.id;
 }
 
