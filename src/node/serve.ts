@@ -210,6 +210,8 @@ function serverOptions(agent: Agent, options: ServeOptions, push: ServedPush): A
   if (options.logger !== undefined) result.logger = options.logger;
   if (options.ownership !== undefined) result.ownership = options.ownership;
   if (push.push !== undefined) result.push = push.push;
+  if (options.idempotency !== undefined) result.idempotency = options.idempotency;
+  if (options.memory !== undefined) result.memory = options.memory;
   return result;
 }
 

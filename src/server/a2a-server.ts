@@ -28,6 +28,7 @@ import { describeViolations, fieldViolations } from '../core/validate.js';
 import { MemoryEventBus } from '../stores/memory/event-bus.js';
 import { MemoryTaskStore } from '../stores/memory/task-store.js';
 import { leaseStoreOf } from '../stores/leases.js';
+import { encodePageToken } from '../stores/paging.js';
 import {
   ConcurrencyError,
   InvalidPageTokenError,
@@ -40,9 +41,15 @@ import {
 } from '../stores/types.js';
 import type { Agent } from './agent.js';
 import type { CallContext } from '../core/call-context.js';
+import { taskSize } from './event-size.js';
 import { activateExtensions } from './extensions.js';
 import { PushConfigs, pushNotSupported, type PushNotifier } from './push-configs.js';
-import { MessageIntake } from './intake.js';
+import {
+  DEFAULT_IDEMPOTENCY_WINDOW_MS,
+  DEFAULT_MAX_TASK_BYTES,
+  MessageIntake,
+  type IdempotencyOptions,
+} from './intake.js';
 import { TaskOwnership, type OwnershipOptions } from './ownership.js';
 import { recoverTask } from './recovery.js';
 import { acceptedInputModes } from './media-types.js';
@@ -76,7 +83,49 @@ export interface A2AServerOptions {
    * MemoryTaskStore (several servers in one process) only when set; `false` turns it off.
    */
   ownership?: OwnershipOptions | false;
+  /**
+   * Retried sends (spec §3.3.1): a SendMessage or SendStreamingMessage that repeats an earlier
+   * request of the same caller — same `messageId` and the same message (parts, taskId, contextId,
+   * metadata, every field) — within `windowMs` of it gets the first attempt's task instead of
+   * running the agent again; concurrent copies share one attempt. Anything else is processed as
+   * the new message it is, even when it reuses a messageId. The store keeps a fingerprint of each
+   * message with its time, so this holds across restarts and instances sharing a durable store
+   * (a stateless Message reply is kept only in this process).
+   *
+   * The trade-off: within the window an identical message sent on purpose (same messageId) is
+   * taken for a retry; a retry later than the window runs the agent again. Default on, with a
+   * window of 10 minutes; `false` turns it off (every message runs the agent, nothing is indexed).
+   */
+  idempotency?: false | { windowMs?: number };
+  /** Memory bounds per stream reader and per ListTasks page (defaults in {@link MemoryLimits}). */
+  memory?: MemoryLimits;
 }
+
+/** What one reader or one response may hold (approximate JSON bytes). */
+export interface MemoryLimits {
+  /**
+   * A stream reader that falls this far behind is paused: its buffered live events are dropped
+   * and, when it reads again, it catches up from the store's log, in order, one page at a time
+   * (no event is lost; a client that disconnects resumes with Last-Event-ID). Default 4 MiB.
+   */
+  streamBufferBytes?: number;
+  /** One catch-up page read from the log for a stream. Default 4 MiB. */
+  streamPageBytes?: number;
+  /**
+   * What one task may hold: a message that would take a task's history and artifacts past this
+   * many bytes is refused with INVALID_PARAMS saying so (start a new task in the same context).
+   * Default 64 MiB.
+   */
+  maxTaskBytes?: number;
+  /**
+   * One ListTasks page: past this many bytes of tasks the page ends early with a
+   * `nextPageToken` for the rest (at least one task per page). Default 16 MiB.
+   */
+  listPageBytes?: number;
+}
+
+/** Default of `MemoryLimits.listPageBytes`. */
+const DEFAULT_LIST_PAGE_BYTES = 16 * 1024 * 1024;
 
 const PLACEHOLDER_INTERFACE: AgentInterface = {
   url: 'http://127.0.0.1/',
@@ -98,9 +147,11 @@ export class A2AServer {
   private readonly logger: Pick<Console, 'warn' | 'error'> | undefined;
   private readonly intake: MessageIntake;
   private interfaces: AgentInterface[] = [];
+  private readonly limits: MemoryLimits;
 
   constructor(options: A2AServerOptions) {
     this.agent = options.agent;
+    this.limits = options.memory ?? {};
     this.store = options.store ?? new MemoryTaskStore();
     this.bus = options.bus ?? new MemoryEventBus();
     const declared = options.agent.card.capabilities;
@@ -158,6 +209,8 @@ export class A2AServer {
       runner: this.runner,
       push: this.push,
       acceptedModes,
+      idempotency: idempotencyOf(options.idempotency),
+      maxTaskBytes: options.memory?.maxTaskBytes ?? DEFAULT_MAX_TASK_BYTES,
     });
     this.ownership?.start();
   }
@@ -287,12 +340,21 @@ export class A2AServer {
       historyLength: params.historyLength,
       includeArtifacts: params.includeArtifacts ?? false,
     };
-    return {
-      tasks: page.tasks.map((t) => taskView(t, options)),
-      nextPageToken: page.nextPageToken,
-      pageSize,
-      totalSize: page.totalSize,
-    };
+    // A page of very large tasks ends early, by bytes: the rest is on the next page.
+    const maxBytes = this.limits.listPageBytes ?? DEFAULT_LIST_PAGE_BYTES;
+    const tasks: Task[] = [];
+    let bytes = 0;
+    let nextPageToken = page.nextPageToken;
+    for (const task of page.tasks) {
+      const view = taskView(task, options);
+      bytes += taskSize(view);
+      if (tasks.length > 0 && bytes > maxBytes) {
+        nextPageToken = encodePageToken(tasks[tasks.length - 1] as Task);
+        break;
+      }
+      tasks.push(view);
+    }
+    return { tasks, nextPageToken, pageSize, totalSize: page.totalSize };
   }
 
   /** CancelTask (spec §3.1.5): repeat cancels return the canceled task; other terminal states refuse. */
@@ -493,7 +555,16 @@ export class A2AServer {
   }
 
   private streamBase(scope: Scope, taskId: string, call: Pick<CallContext, 'signal'>) {
-    return { store: this.store, bus: this.bus, scope, taskId, signal: call.signal };
+    const { streamBufferBytes, streamPageBytes } = this.limits;
+    return {
+      store: this.store,
+      bus: this.bus,
+      scope,
+      taskId,
+      signal: call.signal,
+      ...(streamBufferBytes === undefined ? {} : { maxBufferedBytes: streamBufferBytes }),
+      ...(streamPageBytes === undefined ? {} : { maxPageBytes: streamPageBytes }),
+    };
   }
 
   private async record(scope: Scope, taskId: string) {
@@ -510,6 +581,15 @@ export class A2AServer {
   ): Promise<Task> {
     return taskView((await this.record(scope, taskId)).task, options);
   }
+}
+
+function idempotencyOf(option: A2AServerOptions['idempotency']): IdempotencyOptions | false {
+  if (option === false) return false;
+  const windowMs = option?.windowMs ?? DEFAULT_IDEMPOTENCY_WINDOW_MS;
+  if (!Number.isFinite(windowMs) || windowMs < 0) {
+    throw new Error(`idempotency.windowMs must be a non-negative number of ms, not ${windowMs}`);
+  }
+  return { windowMs };
 }
 
 function parseLastEventId(value: string | undefined): number | undefined {

@@ -2,7 +2,7 @@
 export { createAgent } from './agent.js';
 export type { Agent, AgentCardConfig, AgentEvent, ExecutionContext } from './agent.js';
 export { A2AServer } from './a2a-server.js';
-export type { A2AServerOptions, StreamItem } from './a2a-server.js';
+export type { A2AServerOptions, MemoryLimits, StreamItem } from './a2a-server.js';
 export type { CallContext, Principal } from '../core/call-context.js';
 export { TaskHandle } from './task-handle.js';
 export type { ArtifactOptions, Content } from './task-handle.js';

@@ -1,7 +1,11 @@
 /**
  * Message intake: what SendMessage and SendStreamingMessage do with an incoming message before
- * the agent runs. It starts a new task, resumes a paused one, or attaches a retried message to
- * the task its first attempt created, so the agent never runs twice for one message.
+ * the agent runs. It starts a new task, resumes a paused one, or attaches a retry to the task its
+ * first attempt created, so the agent never runs twice for one message. A retry is the same
+ * message again (same messageId and fingerprint: content, taskId, contextId) from the same caller
+ * within the idempotency window; any other message is processed as the new message it is, even
+ * when it reuses a messageId (spec §3.3.1: a server MAY use messageId to detect duplicate sends;
+ * a duplicate is the same message, not another one under the same id).
  */
 import { A2AError } from '../core/errors.js';
 import { newId } from '../core/ids.js';
@@ -9,6 +13,8 @@ import type { Message, SendMessageRequest } from '../core/schemas/index.js';
 import { isSettled, isTerminal } from '../core/task-state.js';
 import type { Scope, TaskStore } from '../stores/types.js';
 import type { CallContext } from '../core/call-context.js';
+import { messageSize, taskSize } from './event-size.js';
+import { messageFingerprint } from './fingerprint.js';
 import { checkParts } from './media-types.js';
 import { pushNotSupported, type PushConfigs } from './push-configs.js';
 import type { StartResult, TaskRunner } from './task-runner.js';
@@ -21,27 +27,58 @@ export interface MessageIntakeOptions {
   push: PushConfigs | undefined;
   /** The media types the agent accepts in message parts. */
   acceptedModes: string[];
+  /** Retries recognized within this window; `false`: every message is processed. */
+  idempotency: IdempotencyOptions | false;
+  /** What one task may hold (history and artifacts, approximate JSON bytes). */
+  maxTaskBytes: number;
 }
+
+/** Default of `MemoryLimits.maxTaskBytes`: 64 MiB. */
+export const DEFAULT_MAX_TASK_BYTES = 64 * 1024 * 1024;
+
+/** How long a retried message gets its first answer (see `A2AServerOptions.idempotency`). */
+export interface IdempotencyOptions {
+  /** Milliseconds after the first attempt during which the same message is a retry. */
+  windowMs: number;
+}
+
+/** The default window: 10 minutes, beyond any client's retry schedule. */
+export const DEFAULT_IDEMPOTENCY_WINDOW_MS = 10 * 60_000;
+
+/** Stateless replies kept for retries, at most (the oldest go first). */
+const MAX_REPLIES = 1000;
 
 /** Turns incoming messages into executions, once per message. */
 export class MessageIntake {
   private readonly inflight = new Map<string, Promise<StartResult>>();
-  private readonly replies = new Map<string, Message>();
+  private readonly replies = new Map<string, { message: Message; at: number }>();
+  private readonly windowMs: number;
 
-  constructor(private readonly options: MessageIntakeOptions) {}
+  constructor(private readonly options: MessageIntakeOptions) {
+    this.windowMs = options.idempotency ? options.idempotency.windowMs : 0;
+  }
 
   /**
-   * Starts a new task, resumes a paused one, or (a retried message with the same messageId)
-   * attaches to the task the first attempt created, so the agent never runs twice.
+   * Starts a new task, resumes a paused one, or (a retry: the same message again, within the
+   * window) attaches to the task the first attempt created, so the agent never runs twice.
    */
-  startOrAttach(params: SendMessageRequest, call: CallContext, scope: Scope): Promise<StartResult> {
+  async startOrAttach(
+    params: SendMessageRequest,
+    call: CallContext,
+    scope: Scope,
+  ): Promise<StartResult> {
     const { message, configuration } = params;
     if (configuration?.taskPushNotificationConfig && !this.options.push) pushNotSupported();
-    const key = `${scope.tenant}\u0000${scope.owner}\u0000${message.messageId}`;
-    // Registered before the first await, so concurrent retries share one attempt.
+    if (!this.options.idempotency) {
+      checkParts(message.parts, this.options.acceptedModes);
+      return this.start(params, call, scope, undefined);
+    }
+    const fingerprint = await messageFingerprint(message);
+    const key = `${scope.tenant}\u0000${scope.owner}\u0000${message.messageId}\u0000${fingerprint}`;
+    // Registered with no await before it, so concurrent retries share one attempt.
     const pending = this.inflight.get(key);
     if (pending) return pending;
-    const attempt = this.attachOrStart(params, call, scope, key);
+    const attempt = this.attachOrStart(params, call, scope, key, fingerprint);
     this.inflight.set(key, attempt);
     const forget = () => {
       this.inflight.delete(key);
@@ -55,31 +92,19 @@ export class MessageIntake {
     call: CallContext,
     scope: Scope,
     key: string,
+    fingerprint: string,
   ): Promise<StartResult> {
     const { message } = params;
     const reply = this.replies.get(key);
-    if (reply) return { message: reply };
+    if (reply && Date.now() - reply.at <= this.windowMs) return { message: reply.message };
     const known = await this.options.store.findByMessageId(scope, message.messageId);
-    if (known) {
-      const record = await this.record(scope, known);
-      // A retry must be the same message: another task or context means a reused id (spec §3.4.1:
-      // never answer from a context the client did not ask for).
-      const otherContext = message.contextId && message.contextId !== record.task.contextId;
-      if ((message.taskId && message.taskId !== known) || otherContext) {
-        throw new A2AError(
-          'INVALID_PARAMS',
-          `messageId ${message.messageId} was already used for another ${otherContext ? 'context' : 'task'}: use a new messageId`,
-          {
-            fieldViolations: [
-              { field: 'message.messageId', description: 'already used for another message' },
-            ],
-          },
-        );
-      }
-      return { taskId: known, seq: record.seq, created: false };
+    // The same content (taskId and contextId included) from the same caller, recently: a retry.
+    if (known && known.fingerprint === fingerprint && known.ageMs <= this.windowMs) {
+      const record = await this.options.store.get(scope, known.taskId);
+      if (record) return { taskId: known.taskId, seq: record.seq, created: false };
     }
     checkParts(message.parts, this.options.acceptedModes);
-    const result = await this.start(params, call, scope);
+    const result = await this.start(params, call, scope, fingerprint);
     if ('message' in result) this.remember(key, result.message);
     return result;
   }
@@ -88,6 +113,7 @@ export class MessageIntake {
     params: SendMessageRequest,
     call: CallContext,
     scope: Scope,
+    fingerprint: string | undefined,
   ): Promise<StartResult> {
     const { message } = params;
     const { runner, push } = this.options;
@@ -106,6 +132,7 @@ export class MessageIntake {
       configuration: params.configuration,
       metadata: params.metadata,
       onCreated: register,
+      fingerprint,
     };
     if (!message.taskId) {
       // spec §3.4.1: a missing contextId is generated; a client-chosen new one is accepted.
@@ -151,6 +178,20 @@ export class MessageIntake {
         },
       );
     }
+    const held = taskSize(task);
+    const { maxTaskBytes } = this.options;
+    if (held + messageSize(message) > maxTaskBytes) {
+      throw new A2AError(
+        'INVALID_PARAMS',
+        `Task ${task.id} holds about ${held} bytes of history and artifacts; this message would take it past the limit of ${maxTaskBytes} bytes: send smaller content, or start a new task in the same context`,
+        {
+          fieldViolations: [
+            { field: 'message', description: `would take the task past ${maxTaskBytes} bytes` },
+          ],
+          metadata: { taskId: task.id, maxTaskBytes: String(maxTaskBytes) },
+        },
+      );
+    }
     await register?.(task.id);
     return runner.start({
       ...base,
@@ -160,9 +201,13 @@ export class MessageIntake {
     });
   }
 
+  /** Keeps a stateless reply for retries (in this process only: there is no task to find). */
   private remember(key: string, message: Message): void {
-    this.replies.set(key, message);
-    if (this.replies.size > 1000) this.replies.delete(this.replies.keys().next().value as string);
+    this.replies.delete(key);
+    this.replies.set(key, { message, at: Date.now() });
+    if (this.replies.size > MAX_REPLIES) {
+      this.replies.delete(this.replies.keys().next().value as string);
+    }
   }
 
   private async record(scope: Scope, taskId: string) {

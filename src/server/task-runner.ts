@@ -11,7 +11,7 @@ import { now } from '../core/ids.js';
 import { agentMessage } from '../core/parts.js';
 import type { Message, StreamResponse, Task, TaskState } from '../core/schemas/index.js';
 import { canTransition, isInterrupted, isSettled, isTerminal } from '../core/task-state.js';
-import type { EventBus, LogEntry, Scope, TaskStore } from '../stores/types.js';
+import type { EventBus, LogEntry, MessageIndexing, Scope, TaskStore } from '../stores/types.js';
 import { ConcurrencyError } from '../stores/types.js';
 import type { Agent, AgentEvent, ExecutionContext } from './agent.js';
 import type { CallContext } from '../core/call-context.js';
@@ -52,6 +52,8 @@ export interface StartOptions {
   onCreated?: ((taskId: string) => Promise<void>) | undefined;
   /** Taken over from a stopped instance: `current` is the task as recorded, `message` its last. */
   recovered?: boolean | undefined;
+  /** The message's fingerprint (intake.ts): indexed with its messageId; none, not indexed. */
+  fingerprint?: string | undefined;
 }
 
 /** Options of the runner. */
@@ -115,7 +117,7 @@ export class TaskRunner {
       try {
         if (!(await this.own(exec))) throw busyElsewhere(taskId);
         if (!start.recovered) {
-          await this.write(exec, [{ message: userMessage }, submitted], message.messageId);
+          await this.write(exec, [{ message: userMessage }, submitted], indexing(start));
           resumed = {
             ...before,
             status: submitted.statusUpdate.status,
@@ -142,7 +144,7 @@ export class TaskRunner {
         status: { state: 'TASK_STATE_SUBMITTED', timestamp: now() },
         history: [userMessage],
       };
-      await this.options.store.create(scope, task, { messageId: message.messageId });
+      await this.options.store.create(scope, task, indexing(start));
       exec.seq = 1;
       this.running.set(taskId, exec);
       if (this.options.ownership || start.onCreated) {
@@ -325,14 +327,18 @@ export class TaskRunner {
    * Serializes appends of one task: store first (durable), then the bus (live). A write with
    * none pending runs at once; others wait for the one before them.
    */
-  private write(exec: Execution, events: StreamResponse[], messageId?: string): Promise<void> {
-    const run = () => this.commit(exec, events, messageId);
+  private write(
+    exec: Execution,
+    events: StreamResponse[],
+    message?: MessageIndexing,
+  ): Promise<void> {
+    const run = () => this.commit(exec, events, message);
     const p = exec.pendingWrites++ === 0 ? run() : exec.writes.then(run, run);
     exec.writes = p;
     return p;
   }
 
-  private async commit(exec: Execution, events: StreamResponse[], messageId?: string) {
+  private async commit(exec: Execution, events: StreamResponse[], message?: MessageIndexing) {
     try {
       let state = exec.state;
       // Terminal tasks never change (cancel may have won); a halted execution writes nothing.
@@ -345,13 +351,7 @@ export class TaskRunner {
       const { store, bus, onAppend } = this.options;
       const taskId = exec.handle.id;
       const from = exec.seq;
-      exec.seq = await store.append(
-        exec.scope,
-        taskId,
-        events,
-        from,
-        messageId ? { messageId } : undefined,
-      );
+      exec.seq = await store.append(exec.scope, taskId, events, from, message);
       exec.state = state;
       const entries: LogEntry[] = [];
       for (let i = 0; i < events.length; i++) {
@@ -366,6 +366,14 @@ export class TaskRunner {
       exec.pendingWrites--;
     }
   }
+}
+
+/** What the store indexes of the user message that starts or resumes an execution. */
+function indexing(start: StartOptions): MessageIndexing | undefined {
+  const { fingerprint } = start;
+  return fingerprint === undefined
+    ? undefined
+    : { messageId: start.message.messageId, fingerprint };
 }
 
 /** A copy of a task that later appends to the store cannot change. */

@@ -1,13 +1,17 @@
 /**
  * One subscriber's view of a task: a snapshot or a replay from the log, then live entries from
- * the bus, in log order with no gaps and no duplicates. A slow reader never grows memory without
- * bound: past `maxBuffered` live entries it drops them and catches up from the store's log.
+ * the bus, in log order with no gaps and no duplicates. Memory per reader is bounded: a catch-up
+ * page holds at most `maxPageBytes` (and 200 entries); a reader that falls behind by more than
+ * `maxBuffered` live entries or `maxBufferedBytes` is paused: its live buffer is dropped and,
+ * when it reads again, it catches up from the store's log one page at a time. It still gets
+ * every event, in order, only later; a client whose connection drops resumes with Last-Event-ID.
  */
 import { A2AError } from '../core/errors.js';
 import type { StreamItem } from '../core/service.js';
 import type { StreamResponse, TaskState } from '../core/schemas/index.js';
 import { taskView } from '../core/task-state.js';
 import type { EventBus, LogEntry, Scope, TaskStore } from '../stores/types.js';
+import { eventSize } from './event-size.js';
 
 /** Where a stream starts. */
 export type StreamStart =
@@ -31,9 +35,15 @@ export interface TaskStreamOptions {
   signal?: AbortSignal | undefined;
   /** Live entries buffered for a slow reader before it switches to reading the log. */
   maxBuffered?: number;
+  /** Bytes of live entries (approximate JSON) buffered before that switch; default 4 MiB. */
+  maxBufferedBytes?: number;
+  /** Bytes (JSON) of one catch-up page read from the log; default 4 MiB (one entry at least). */
+  maxPageBytes?: number;
 }
 
 const PAGE = 200;
+/** Default of `maxBufferedBytes` and `maxPageBytes`. */
+export const DEFAULT_STREAM_BYTES = 4 * 1024 * 1024;
 
 /**
  * Subscribes (before reading anything, so nothing is missed) and returns the stream. Rejects
@@ -44,14 +54,21 @@ export async function openTaskStream(
 ): Promise<AsyncIterable<StreamItem>> {
   const { store, bus, scope, taskId, start, closeWhen, signal } = options;
   const maxBuffered = options.maxBuffered ?? 256;
+  const maxBufferedBytes = options.maxBufferedBytes ?? DEFAULT_STREAM_BYTES;
+  const maxPageBytes = options.maxPageBytes ?? DEFAULT_STREAM_BYTES;
   const queue: LogEntry[] = [];
+  let queuedBytes = 0;
   let overflow = false;
   let wake: (() => void) | undefined;
   const unsubscribe = await bus.subscribe(taskId, (entry) => {
-    if (!overflow && queue.length >= maxBuffered) {
-      overflow = true;
-      queue.length = 0;
-    } else if (!overflow) queue.push(entry);
+    if (!overflow) {
+      queuedBytes += eventSize(entry.event);
+      if (queue.length >= maxBuffered || (queue.length > 0 && queuedBytes > maxBufferedBytes)) {
+        overflow = true; // paused: the log has what is dropped here
+        queue.length = 0;
+        queuedBytes = 0;
+      } else queue.push(entry);
+    }
     wake?.();
   });
   const onAbort = () => wake?.();
@@ -94,10 +111,14 @@ export async function openTaskStream(
         if (catchUp || overflow) {
           overflow = false;
           queue.length = 0;
-          batch = await store.events(scope, taskId, lastSeq, PAGE);
-          catchUp = batch.length === PAGE;
+          queuedBytes = 0;
+          batch = await store.events(scope, taskId, lastSeq, PAGE, maxPageBytes);
+          // A full page, or one the store cut at maxPageBytes, is not the end of the log.
+          catchUp =
+            batch.length === PAGE || (batch.length > 0 && jsonLength(batch) >= maxPageBytes);
         } else if (queue.length > 0) {
           batch = queue.splice(0, queue.length);
+          queuedBytes = 0;
           if ((batch[0] as LogEntry).seq > lastSeq + 1) {
             catchUp = true; // a gap: the log has what the bus did not bring
             continue;
@@ -120,6 +141,13 @@ export async function openTaskStream(
     }
   }
   return items();
+}
+
+/** The characters of the entries' JSON, as the stores count them for `maxBytes`. */
+function jsonLength(batch: readonly LogEntry[]): number {
+  let length = 0;
+  for (const entry of batch) length += JSON.stringify(entry.event).length;
+  return length;
 }
 
 /** The task state an event puts the task in, if it changes it. */

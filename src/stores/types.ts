@@ -43,6 +43,25 @@ export interface TaskPage {
   totalSize: number;
 }
 
+/**
+ * The user message of a write, indexed so a retry of it can be recognized: its messageId and a
+ * fingerprint of its content (the server hashes the canonical message; the store keeps it as is).
+ */
+export interface MessageIndexing {
+  messageId?: string;
+  fingerprint?: string;
+}
+
+/** What a store keeps of an indexed user message (see {@link TaskStore.findByMessageId}). */
+export interface IndexedMessage {
+  /** The task the message created or continued. */
+  readonly taskId: string;
+  /** The fingerprint given when it was indexed (`''` when none was). */
+  readonly fingerprint: string;
+  /** Milliseconds since it was indexed, on the store's clock (shared by every instance). */
+  readonly ageMs: number;
+}
+
 /** Thrown by {@link TaskStore.append} when `expectedSeq` is not the current sequence number. */
 export class ConcurrencyError extends Error {
   override readonly name = 'ConcurrencyError';
@@ -66,29 +85,41 @@ export class InvalidPageTokenError extends Error {
 export interface TaskStore {
   /**
    * Creates a task; its log starts with `{ task }` at seq 1. `messageId` (the user message that
-   * created it) is indexed for de-duplication of retried sends. Throws if the id exists.
+   * created it) is indexed with its fingerprint and the time, for recognizing retried sends; a
+   * messageId indexed before points to this task from now on. Throws if the id exists.
    */
-  create(scope: Scope, task: Task, options?: { messageId?: string }): Promise<void>;
+  create(scope: Scope, task: Task, options?: MessageIndexing): Promise<void>;
   /**
    * Appends events after `expectedSeq` and applies them to the snapshot; returns the new seq.
    * Throws {@link ConcurrencyError} when the log is not at `expectedSeq`. `messageId` indexes a
-   * user message for de-duplication. Cost is O(size of the events), not of the task.
+   * user message as `create` does. Cost is O(size of the events), not of the task.
    */
   append(
     scope: Scope,
     taskId: string,
     events: readonly StreamResponse[],
     expectedSeq: number,
-    options?: { messageId?: string },
+    options?: MessageIndexing,
   ): Promise<number>;
   /** The snapshot, or `undefined` when the task does not exist in this scope. */
   get(scope: Scope, taskId: string): Promise<TaskRecord | undefined>;
-  /** Log entries with `seq > afterSeq`, in order, at most `limit` of them. */
-  events(scope: Scope, taskId: string, afterSeq: number, limit?: number): Promise<LogEntry[]>;
+  /**
+   * Log entries with `seq > afterSeq`, in order, at most `limit` of them; with `maxBytes`, the
+   * page ends with the entry whose JSON (its length in characters) brings the page to
+   * `maxBytes` or more, so a page cut short by bytes always holds at least `maxBytes`. A store
+   * that hands out entries it keeps in memory anyway may ignore `maxBytes`.
+   */
+  events(
+    scope: Scope,
+    taskId: string,
+    afterSeq: number,
+    limit?: number,
+    maxBytes?: number,
+  ): Promise<LogEntry[]>;
   /** Tasks of the scope matching the query, newest status timestamp first, one page. */
   list(scope: Scope, query: TaskQuery): Promise<TaskPage>;
-  /** The id of the task a user message created or continued, for retried sends. */
-  findByMessageId(scope: Scope, messageId: string): Promise<string | undefined>;
+  /** The last write that indexed this messageId in the scope, for recognizing retried sends. */
+  findByMessageId(scope: Scope, messageId: string): Promise<IndexedMessage | undefined>;
   /** Deletes a task, its log and its index entries. */
   delete(scope: Scope, taskId: string): Promise<void>;
   /** Releases resources (timers, connections). */

@@ -30,6 +30,11 @@ export interface TaskStoreSuiteOptions {
   create: () => Promise<TaskStore> | TaskStore;
   /** Runs after each test once the store is closed (delete a file, drop a schema). */
   cleanup?: (store: TaskStore) => Promise<void> | void;
+  /**
+   * Whether `events()` honours `maxBytes` (default true). A store that hands out entries it keeps
+   * in memory anyway (the memory store) may ignore it; the page is still a prefix of the log.
+   */
+  pagesByBytes?: boolean;
 }
 
 /** Registers the TaskStore conformance tests for one implementation. */
@@ -53,7 +58,7 @@ export function runTaskStoreSuite(options: TaskStoreSuiteOptions): void {
 
     describeCreateAndGet(store);
     describeAppend(store);
-    describeEvents(store);
+    describeEvents(store, options.pagesByBytes ?? true);
     describeTaskStoreWrites(store);
     describeListTasks(store);
   });
@@ -216,8 +221,25 @@ function describeAppend(store: () => TaskStore): void {
   });
 }
 
-function describeEvents(store: () => TaskStore): void {
+function describeEvents(store: () => TaskStore, pagesByBytes: boolean): void {
   describe('events', () => {
+    it('ends a page with the entry that reaches maxBytes of JSON', async () => {
+      const { scope } = freshScopes();
+      const task = newTask({});
+      await store().create(scope, task);
+      const big = (i: number) => artifactEvent(task, textArtifact(`a${i}`, 'x'.repeat(10_000)));
+      await store().append(scope, task.id, [big(1), big(2), big(3), big(4)], 1);
+      const log = await store().events(scope, task.id, 1);
+      expect(log.map((e) => e.seq)).toEqual([2, 3, 4, 5]);
+      const page = await store().events(scope, task.id, 1, 100, 25_000);
+      expect(page).toStrictEqual(log.slice(0, page.length));
+      // Two entries are below 25,000 characters, the third reaches it and ends the page.
+      if (pagesByBytes) expect(page.map((e) => e.seq)).toEqual([2, 3, 4]);
+      const one = await store().events(scope, task.id, 1, 100, 10);
+      expect(one.length).toBeGreaterThanOrEqual(1);
+      if (pagesByBytes) expect(one.map((e) => e.seq)).toEqual([2]);
+    });
+
     it('reads the log in order after any seq, at most limit entries', async () => {
       const { scope } = freshScopes();
       const task = newTask({});

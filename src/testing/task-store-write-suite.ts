@@ -189,13 +189,40 @@ export function describeTaskStoreWrites(store: () => TaskStore): void {
       await store().create(scope, task, { messageId: created });
       const resume = [{ message: answer }, statusEvent(task, 'TASK_STATE_SUBMITTED')];
       await store().append(scope, task.id, resume, 1, { messageId: answer.messageId });
-      expect(await store().findByMessageId(scope, created)).toBe(task.id);
-      expect(await store().findByMessageId(scope, answer.messageId)).toBe(task.id);
+      expect((await store().findByMessageId(scope, created))?.taskId).toBe(task.id);
+      expect((await store().findByMessageId(scope, answer.messageId))?.taskId).toBe(task.id);
       expect(await store().findByMessageId(scope, uniqueId('unknown'))).toBeUndefined();
       for (const other of [otherOwner, otherTenant]) {
         expect(await store().findByMessageId(other, created)).toBeUndefined();
         expect(await store().findByMessageId(other, answer.messageId)).toBeUndefined();
       }
+    });
+
+    it('keeps the fingerprint and the age of the last write that indexed a messageId', async () => {
+      const { scope } = freshScopes();
+      const messageId = uniqueId('m');
+      const first = newTask({ state: 'TASK_STATE_INPUT_REQUIRED' });
+      await store().create(scope, first, { messageId, fingerprint: 'fp-first' });
+      const found = await store().findByMessageId(scope, messageId);
+      expect(found).toMatchObject({ taskId: first.id, fingerprint: 'fp-first' });
+      expect(found?.ageMs).toBeGreaterThanOrEqual(0);
+      expect(found?.ageMs).toBeLessThan(60_000);
+      // Another message reusing the id (a new task, or an answer to a paused one) replaces it.
+      const second = newTask({});
+      await store().create(scope, second, { messageId, fingerprint: 'fp-second' });
+      expect(await store().findByMessageId(scope, messageId)).toMatchObject({
+        taskId: second.id,
+        fingerprint: 'fp-second',
+      });
+      const answer = [{ message: userText('again') }];
+      await store().append(scope, first.id, answer, 1, { messageId, fingerprint: 'fp-third' });
+      expect(await store().findByMessageId(scope, messageId)).toMatchObject({
+        taskId: first.id,
+        fingerprint: 'fp-third',
+      });
+      const plain = uniqueId('m');
+      await store().create(scope, newTask({}), { messageId: plain });
+      expect((await store().findByMessageId(scope, plain))?.fingerprint).toBe('');
     });
 
     it('keeps the same messageId apart in different scopes', async () => {
@@ -205,8 +232,8 @@ export function describeTaskStoreWrites(store: () => TaskStore): void {
       const theirs = newTask({});
       await store().create(scope, mine, { messageId });
       await store().create(otherTenant, theirs, { messageId });
-      expect(await store().findByMessageId(scope, messageId)).toBe(mine.id);
-      expect(await store().findByMessageId(otherTenant, messageId)).toBe(theirs.id);
+      expect((await store().findByMessageId(scope, messageId))?.taskId).toBe(mine.id);
+      expect((await store().findByMessageId(otherTenant, messageId))?.taskId).toBe(theirs.id);
     });
   });
 

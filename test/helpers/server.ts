@@ -1,7 +1,7 @@
 /** Starts a test agent on 127.0.0.1, port 0, with `serve()`: HTTP and gRPC (its own free port). */
 import { serve } from '../../src/node/index.js';
 import { createPushNotifier } from '../../src/push/index.js';
-import { A2AServer, type Agent } from '../../src/server/index.js';
+import { A2AServer, type A2AServerOptions, type Agent } from '../../src/server/index.js';
 import { MemoryTaskStore } from '../../src/stores/memory/task-store.js';
 
 /** Options the suites tune. */
@@ -13,6 +13,10 @@ export interface TestServerOptions {
    * `allowHosts` (default `['127.0.0.1']`) besides public https URLs.
    */
   push?: boolean | { allowHosts?: readonly string[] };
+  /** The task store (default: serve()'s memory store). */
+  store?: NonNullable<A2AServerOptions['store']>;
+  idempotency?: NonNullable<A2AServerOptions['idempotency']>;
+  memory?: NonNullable<A2AServerOptions['memory']>;
 }
 
 /** A running server. */

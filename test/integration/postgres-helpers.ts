@@ -89,7 +89,8 @@ export function roundRobin(stores: readonly TaskStore[]): TaskStore {
     append: (scope, taskId, events, expectedSeq, options) =>
       next().append(scope, taskId, events, expectedSeq, options),
     get: (scope, taskId) => next().get(scope, taskId),
-    events: (scope, taskId, afterSeq, limit) => next().events(scope, taskId, afterSeq, limit),
+    events: (scope, taskId, afterSeq, limit, maxBytes) =>
+      next().events(scope, taskId, afterSeq, limit, maxBytes),
     list: (scope, query) => next().list(scope, query),
     findByMessageId: (scope, messageId) => next().findByMessageId(scope, messageId),
     delete: (scope, taskId) => next().delete(scope, taskId),

@@ -15,6 +15,13 @@ export interface Indexed extends Keyed {
   readonly contextId: string | undefined;
 }
 
+/** One indexed user message: the task it created or continued, its fingerprint, when (ms). */
+export interface IndexedWrite {
+  readonly taskId: string;
+  readonly fingerprint: string;
+  readonly at: number;
+}
+
 /** The tasks of a query's page, before they are turned into snapshots. */
 export interface IndexPage<T> {
   readonly items: T[];
@@ -30,8 +37,8 @@ export class ScopeIndex<T extends Indexed> implements Scope {
   private readonly byState = new Map<TaskState, SortedEntries<T>>();
   /** One task on its own (most contexts hold one), a list beyond. */
   private readonly contexts = new Map<string, T | SortedEntries<T>>();
-  /** The task each user messageId of this scope created or continued. */
-  readonly messages = new Map<string, string>();
+  /** The last write of each user messageId of this scope: its task, fingerprint and time. */
+  readonly messages = new Map<string, IndexedWrite>();
 
   constructor(
     readonly tenant: string,

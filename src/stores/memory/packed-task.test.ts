@@ -187,7 +187,7 @@ describe('MemoryTaskStore packing of finished tasks', () => {
       expect(await store.events(scope, id, 0)).toStrictEqual(log);
       expect(await store.events(scope, id, 2, 1)).toStrictEqual(tail);
       expect(await store.events(scope, id, 999)).toStrictEqual([]);
-      expect(await store.findByMessageId(scope, messageId)).toBe(id);
+      expect((await store.findByMessageId(scope, messageId))?.taskId).toBe(id);
     }
     const withConfig = seen[5]?.id ?? '';
     expect((await store.getPushConfig(scope, withConfig, 'p'))?.url).toBe('https://x.test/hook');

@@ -160,7 +160,7 @@ describe('MemoryTaskStore index, retention and packing against a model', () => {
       }
       for (const [key, id] of messages) {
         const [tenant, owner, m] = key.split('|') as [string, string, string];
-        expect(await store.findByMessageId({ tenant, owner }, m)).toBe(id);
+        expect((await store.findByMessageId({ tenant, owner }, m))?.taskId).toBe(id);
       }
     };
 
@@ -292,8 +292,8 @@ describe('MemoryTaskStore index, retention and packing against a model', () => {
     await store.create(second, two, { messageId: 'm' });
     expect((await store.list(first, { pageSize: 10 })).tasks.map((t) => t.id)).toEqual(['one']);
     expect((await store.list(second, { pageSize: 10 })).tasks.map((t) => t.id)).toEqual(['two']);
-    expect(await store.findByMessageId(first, 'm')).toBe('one');
-    expect(await store.findByMessageId(second, 'm')).toBe('two');
+    expect((await store.findByMessageId(first, 'm'))?.taskId).toBe('one');
+    expect((await store.findByMessageId(second, 'm'))?.taskId).toBe('two');
     await store.close();
   });
 });

@@ -9,7 +9,9 @@ import type { StreamResponse, Task } from '../../core/schemas/index.js';
 import { decodePageToken, encodePageToken } from '../paging.js';
 import {
   ConcurrencyError,
+  type IndexedMessage,
   type LogEntry,
+  type MessageIndexing,
   type PushConfigStore,
   type Scope,
   type StoredPushConfig,
@@ -81,7 +83,7 @@ export class MemoryTaskStore implements TaskStore, PushConfigStore {
     this.timer.unref?.();
   }
 
-  async create(scope: Scope, task: Task, options: { messageId?: string } = {}): Promise<void> {
+  async create(scope: Scope, task: Task, options: MessageIndexing = {}): Promise<void> {
     if (this.tasks.has(task.id)) throw new Error(`task ${task.id} already exists`);
     const index = this.scopeIndex(scope);
     const now = Date.now();
@@ -91,7 +93,7 @@ export class MemoryTaskStore implements TaskStore, PushConfigStore {
     const entry = new TaskEntry(task.id, task.contextId, index, ts, state, 1, live);
     this.tasks.set(entry.id, entry);
     index.add(entry);
-    if (options.messageId) this.indexMessage(entry, options.messageId);
+    if (options.messageId) this.indexMessage(entry, options, now);
     if (isTerminal(state)) this.finish(entry, now);
     else this.running.set(entry.id, live);
   }
@@ -101,14 +103,14 @@ export class MemoryTaskStore implements TaskStore, PushConfigStore {
     taskId: string,
     events: readonly StreamResponse[],
     expectedSeq: number,
-    options: { messageId?: string } = {},
+    options: MessageIndexing = {},
   ): Promise<number> {
     const entry = this.entry(scope, taskId);
     if (!entry)
       throw new A2AError('TASK_NOT_FOUND', `Task ${taskId} not found`, { metadata: { taskId } });
     if (entry.seq !== expectedSeq) throw new ConcurrencyError(taskId, expectedSeq, entry.seq);
     checkTransitions(entry, events);
-    if (options.messageId) this.indexMessage(entry, options.messageId);
+    if (options.messageId) this.indexMessage(entry, options, Date.now());
     // Only an unfinished task gets here with events; a finished one may index a messageId.
     const live = entry.body;
     if (!(live instanceof LiveTask) || isTerminal(entry.state)) return entry.seq;
@@ -160,8 +162,15 @@ export class MemoryTaskStore implements TaskStore, PushConfigStore {
     };
   }
 
-  async findByMessageId(scope: Scope, messageId: string): Promise<string | undefined> {
-    return this.scopes.get(scopeKey(scope))?.messages.get(messageId);
+  async findByMessageId(scope: Scope, messageId: string): Promise<IndexedMessage | undefined> {
+    const write = this.scopes.get(scopeKey(scope))?.messages.get(messageId);
+    return (
+      write && {
+        taskId: write.taskId,
+        fingerprint: write.fingerprint,
+        ageMs: Math.max(0, Date.now() - write.at),
+      }
+    );
   }
 
   async delete(scope: Scope, taskId: string): Promise<void> {
@@ -287,7 +296,7 @@ export class MemoryTaskStore implements TaskStore, PushConfigStore {
     if (ids !== undefined) {
       for (const m of typeof ids === 'string' ? [ids] : ids) {
         // The id may have been reused for a later task: only drop what still points here.
-        if (index.messages.get(m) === id) index.messages.delete(m);
+        if (index.messages.get(m)?.taskId === id) index.messages.delete(m);
       }
     }
     if (index.size === 0) {
@@ -296,8 +305,10 @@ export class MemoryTaskStore implements TaskStore, PushConfigStore {
     }
   }
 
-  private indexMessage(entry: TaskEntry, messageId: string): void {
-    entry.scope.messages.set(messageId, entry.id);
+  private indexMessage(entry: TaskEntry, options: MessageIndexing, at: number): void {
+    const messageId = options.messageId as string;
+    const fingerprint = options.fingerprint ?? '';
+    entry.scope.messages.set(messageId, { taskId: entry.id, fingerprint, at });
     entry.addMessageId(messageId);
   }
 

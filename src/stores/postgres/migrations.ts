@@ -103,6 +103,17 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX tasks_unfinished ON ${s}.tasks (lease_expires_at) WHERE finished_at IS NULL;
     `,
   },
+  {
+    version: 4,
+    name: 'message fingerprints',
+    // A retry is the same message again, recently: what the message index keeps of its content
+    // (a hash the server computes) and when it was indexed, on the database clock. Rows indexed
+    // before this version have no fingerprint and are never taken for a retry.
+    up: (s) => `
+      ALTER TABLE ${s}.messages ADD COLUMN fingerprint text NOT NULL DEFAULT '',
+        ADD COLUMN indexed_at timestamptz NOT NULL DEFAULT now();
+    `,
+  },
 ];
 
 /** The schema version this code expects. */

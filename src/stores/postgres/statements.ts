@@ -29,7 +29,7 @@ export function statements(schema: string, s: string) {
     text,
   });
   return {
-    /** $1 id, $2 tenant, $3 owner, $4 context, $5 state, $6 status_ts, $7 task json, $8 terminal, $9 messageId. */
+    /** $1 id, $2 tenant, $3 owner, $4 context, $5 state, $6 status_ts, $7 task json, $8 terminal, $9 messageId, $10 fingerprint. */
     create: named(
       'create',
       `WITH t AS (
@@ -42,9 +42,10 @@ export function statements(schema: string, s: string) {
          INSERT INTO ${s}.events (task_id, seq, body)
          SELECT id, 1, json_build_object('task', $7::json) FROM t
        ), msg AS (
-         INSERT INTO ${s}.messages (tenant, owner, message_id, task_id)
-         SELECT tenant, owner, $9::text, id FROM t WHERE $9::text IS NOT NULL
-         ON CONFLICT (tenant, owner, message_id) DO UPDATE SET task_id = EXCLUDED.task_id
+         INSERT INTO ${s}.messages (tenant, owner, message_id, task_id, fingerprint)
+         SELECT tenant, owner, $9::text, id, $10::text FROM t WHERE $9::text IS NOT NULL
+         ON CONFLICT (tenant, owner, message_id) DO UPDATE SET task_id = EXCLUDED.task_id,
+           fingerprint = EXCLUDED.fingerprint, indexed_at = now()
        )
        SELECT rid::text AS rid FROM t`,
     ),
@@ -53,7 +54,7 @@ export function statements(schema: string, s: string) {
      * a concurrent writer waits, then finds the seq moved and updates nothing), then the events
      * and the message index are inserted only if it matched.
      * $1 id, $2 tenant, $3 owner, $4 expected seq, $5 events json array, $6 count,
-     * $7 allowed states, $8 new state, $9 new status_ts, $10 terminal, $11 messageId.
+     * $7 allowed states, $8 new state, $9 new status_ts, $10 terminal, $11 messageId, $12 fingerprint.
      */
     append: named(
       'append',
@@ -72,9 +73,10 @@ export function statements(schema: string, s: string) {
          SELECT upd.id, $4::integer + e.ord, e.body
          FROM upd, json_array_elements($5::json) WITH ORDINALITY AS e(body, ord)
        ), msg AS (
-         INSERT INTO ${s}.messages (tenant, owner, message_id, task_id)
-         SELECT tenant, owner, $11::text, id FROM upd WHERE $11::text IS NOT NULL
-         ON CONFLICT (tenant, owner, message_id) DO UPDATE SET task_id = EXCLUDED.task_id
+         INSERT INTO ${s}.messages (tenant, owner, message_id, task_id, fingerprint)
+         SELECT tenant, owner, $11::text, id, $12::text FROM upd WHERE $11::text IS NOT NULL
+         ON CONFLICT (tenant, owner, message_id) DO UPDATE SET task_id = EXCLUDED.task_id,
+           fingerprint = EXCLUDED.fingerprint, indexed_at = now()
        )
        SELECT rid::text AS rid FROM upd`,
     ),
@@ -98,13 +100,24 @@ export function statements(schema: string, s: string) {
        CROSS JOIN LATERAL (SELECT c.rid IS DISTINCT FROM t.rid::text AS fresh) f
        WHERE t.tenant = $1 AND t.owner = $2`,
     ),
-    /** $1 id, $2 tenant, $3 owner, $4 after seq, $5 limit. */
+    /**
+     * $1 id, $2 tenant, $3 owner, $4 after seq, $5 limit, $6 max bytes (NULL: no bound). The
+     * running total of the bodies' lengths (characters, as JavaScript counts them at most) ends
+     * the page with the entry that reaches $6.
+     */
     events: named(
       'events',
-      `SELECT e.seq, e.body FROM ${s}.events e
-       WHERE e.task_id = $1 AND e.seq > $4::integer
-         AND EXISTS (SELECT 1 FROM ${s}.tasks t WHERE t.id = $1 AND t.tenant = $2 AND t.owner = $3)
-       ORDER BY e.seq LIMIT $5::integer`,
+      `SELECT seq, body FROM (
+         SELECT e.seq, e.body,
+                sum(char_length(e.body::text)) OVER (ORDER BY e.seq)
+                  - char_length(e.body::text) AS before
+         FROM ${s}.events e
+         WHERE e.task_id = $1 AND e.seq > $4::integer
+           AND EXISTS (SELECT 1 FROM ${s}.tasks t WHERE t.id = $1 AND t.tenant = $2 AND t.owner = $3)
+         ORDER BY e.seq LIMIT $5::integer
+       ) page
+       WHERE $6::bigint IS NULL OR before < $6::bigint
+       ORDER BY seq`,
     ),
     /** Unscoped read for the event bus. $1 id, $2 seq. */
     entryAt: named(
@@ -119,7 +132,9 @@ export function statements(schema: string, s: string) {
     /** $1 tenant, $2 owner, $3 messageId. */
     findByMessageId: named(
       'find_message',
-      `SELECT task_id FROM ${s}.messages WHERE tenant = $1 AND owner = $2 AND message_id = $3`,
+      `SELECT task_id, fingerprint,
+         greatest(0, extract(epoch FROM now() - indexed_at) * 1000)::float8 AS age_ms
+       FROM ${s}.messages WHERE tenant = $1 AND owner = $2 AND message_id = $3`,
     ),
     /** $1 id, $2 tenant, $3 owner. Events and message index rows go by ON DELETE CASCADE. */
     delete: named('delete', `DELETE FROM ${s}.tasks WHERE id = $1 AND tenant = $2 AND owner = $3`),

@@ -10,7 +10,9 @@ import type { StreamResponse, Task, TaskState } from '../../core/schemas/index.j
 import { isTerminal } from '../../core/task-state.js';
 import {
   ConcurrencyError,
+  type IndexedMessage,
   type LogEntry,
+  type MessageIndexing,
   type PushConfigStore,
   type Scope,
   type StoredPushConfig,
@@ -111,7 +113,7 @@ export class PostgresTaskStore implements TaskStore, PushConfigStore, LogSource 
     return this.conn.schema;
   }
 
-  async create(scope: Scope, task: Task, options: { messageId?: string } = {}): Promise<void> {
+  async create(scope: Scope, task: Task, options: MessageIndexing = {}): Promise<void> {
     const state = task.status.state;
     const { rows } = await this.run<{ rid: string }>(this.sql.create, [
       task.id,
@@ -123,6 +125,7 @@ export class PostgresTaskStore implements TaskStore, PushConfigStore, LogSource 
       JSON.stringify(task),
       isTerminal(state),
       options.messageId ?? null,
+      options.fingerprint ?? '',
     ]);
     const row = rows[0];
     if (!row) throw new Error(`task ${task.id} already exists`);
@@ -134,7 +137,7 @@ export class PostgresTaskStore implements TaskStore, PushConfigStore, LogSource 
     taskId: string,
     events: readonly StreamResponse[],
     expectedSeq: number,
-    options: { messageId?: string } = {},
+    options: MessageIndexing = {},
   ): Promise<number> {
     let status: { state: TaskState; timestamp?: string | undefined } | undefined;
     for (const e of events) if ('statusUpdate' in e) status = e.statusUpdate.status;
@@ -150,6 +153,7 @@ export class PostgresTaskStore implements TaskStore, PushConfigStore, LogSource 
       status ? (status.timestamp ?? '') : null,
       status !== undefined && isTerminal(status.state),
       options.messageId ?? null,
+      options.fingerprint ?? '',
     ]);
     const row = rows[0];
     if (!row) throw await this.refusal(scope, taskId, events, expectedSeq);
@@ -166,13 +170,20 @@ export class PostgresTaskStore implements TaskStore, PushConfigStore, LogSource 
     return (await this.load(scope, [taskId])).get(taskId);
   }
 
-  async events(scope: Scope, taskId: string, afterSeq: number, limit = 1000): Promise<LogEntry[]> {
+  async events(
+    scope: Scope,
+    taskId: string,
+    afterSeq: number,
+    limit = 1000,
+    maxBytes = Infinity,
+  ): Promise<LogEntry[]> {
     const { rows } = await this.run<{ seq: number; body: StreamResponse }>(this.sql.events, [
       taskId,
       scope.tenant,
       scope.owner,
       Math.max(0, Math.floor(afterSeq)),
       Math.max(0, Math.floor(limit)),
+      Number.isFinite(maxBytes) ? Math.max(0, Math.floor(maxBytes)) : null,
     ]);
     return rows.map((r) => ({ seq: r.seq, event: r.body }));
   }
@@ -181,13 +192,13 @@ export class PostgresTaskStore implements TaskStore, PushConfigStore, LogSource 
     return listPage(this.conn.pool, this.conn.quoted, scope, query, (ids) => this.load(scope, ids));
   }
 
-  async findByMessageId(scope: Scope, messageId: string): Promise<string | undefined> {
-    const { rows } = await this.run<{ task_id: string }>(this.sql.findByMessageId, [
-      scope.tenant,
-      scope.owner,
-      messageId,
-    ]);
-    return rows[0]?.task_id;
+  async findByMessageId(scope: Scope, messageId: string): Promise<IndexedMessage | undefined> {
+    const { rows } = await this.run<{ task_id: string; fingerprint: string; age_ms: number }>(
+      this.sql.findByMessageId,
+      [scope.tenant, scope.owner, messageId],
+    );
+    const row = rows[0];
+    return row && { taskId: row.task_id, fingerprint: row.fingerprint, ageMs: row.age_ms };
   }
 
   async delete(scope: Scope, taskId: string): Promise<void> {

@@ -114,6 +114,17 @@ export const SQLITE_MIGRATIONS: readonly SqliteMigration[] = [
       CREATE INDEX tasks_unfinished ON tasks (id) WHERE finished = 0;
     `,
   },
+  {
+    version: 4,
+    name: 'message fingerprints',
+    sql: `
+      -- A retry is the same message again, recently: what the message index keeps of its content
+      -- (a hash the server computes) and when it was indexed (ms since the epoch). Rows indexed
+      -- before this version have neither and are never taken for a retry.
+      ALTER TABLE messages ADD COLUMN fingerprint TEXT NOT NULL DEFAULT '';
+      ALTER TABLE messages ADD COLUMN indexed_at INTEGER NOT NULL DEFAULT 0;
+    `,
+  },
 ];
 
 /** The schema version this code writes. */

@@ -82,8 +82,20 @@ export interface Statements {
   checkpointSeq: Stmt<[seq: number, id: string]>;
   insertEvent: Stmt<[id: string, seq: number, event: string]>;
   eventsAfter: Stmt<[id: string, afterSeq: number, limit: number], EventRow>;
-  indexMessage: Stmt<[tenant: string, owner: string, messageId: string, id: string]>;
-  findMessage: Stmt<[tenant: string, owner: string, messageId: string], { task_id: string }>;
+  indexMessage: Stmt<
+    [
+      tenant: string,
+      owner: string,
+      messageId: string,
+      id: string,
+      fingerprint: string,
+      indexedAt: number,
+    ]
+  >;
+  findMessage: Stmt<
+    [tenant: string, owner: string, messageId: string],
+    { task_id: string; fingerprint: string; indexed_at: number }
+  >;
   deleteEvents: Stmt<[id: string]>;
   deleteMessages: Stmt<[id: string]>;
   deleteSnapshot: Stmt<[id: string]>;
@@ -123,10 +135,12 @@ export function prepareStatements(db: BetterSqlite3.Database): Statements {
       'SELECT seq, event FROM events WHERE task_id = ? AND seq > ? ORDER BY seq LIMIT ?',
     ),
     indexMessage: db.prepare(
-      'INSERT OR REPLACE INTO messages (tenant, owner, message_id, task_id) VALUES (?, ?, ?, ?)',
+      `INSERT OR REPLACE INTO messages (tenant, owner, message_id, task_id, fingerprint, indexed_at)
+       VALUES (?, ?, ?, ?, ?, ?)`,
     ),
     findMessage: db.prepare(
-      'SELECT task_id FROM messages WHERE tenant = ? AND owner = ? AND message_id = ?',
+      `SELECT task_id, fingerprint, indexed_at FROM messages
+       WHERE tenant = ? AND owner = ? AND message_id = ?`,
     ),
     deleteEvents: db.prepare('DELETE FROM events WHERE task_id = ?'),
     deleteMessages: db.prepare('DELETE FROM messages WHERE task_id = ?'),

@@ -80,8 +80,8 @@ describe('SqliteTaskStore', () => {
       expect(await second.events(scope, t.id, 0)).toStrictEqual(before[i]?.log);
     }
     expect(await second.list(scope, { pageSize: 10 })).toStrictEqual(listed);
-    expect(await second.findByMessageId(scope, 'm-running')).toBe(running.id);
-    expect(await second.findByMessageId(scope, answer.messageId)).toBe(paused.id);
+    expect((await second.findByMessageId(scope, 'm-running'))?.taskId).toBe(running.id);
+    expect((await second.findByMessageId(scope, answer.messageId))?.taskId).toBe(paused.id);
     const resumed = statusEvent(paused, 'TASK_STATE_WORKING', { timestamp: at(6) });
     expect(await second.append(scope, paused.id, [resumed], 3)).toBe(4);
   });
@@ -207,7 +207,7 @@ describe('SqliteTaskStore', () => {
     expect(await store.get(scope, finished.id)).toBeUndefined();
     expect(await store.events(scope, finished.id, 0)).toEqual([]);
     expect(await store.findByMessageId(scope, 'm2')).toBeUndefined();
-    expect(await store.findByMessageId(scope, 'm1')).toBe(running.id);
+    expect((await store.findByMessageId(scope, 'm1'))?.taskId).toBe(running.id);
     const count = store.db.prepare('SELECT COUNT(*) AS n FROM events').get() as { n: number };
     expect(count.n).toBe(1);
   });

@@ -21,7 +21,9 @@ import type { StreamResponse, Task, TaskState, TaskStatus } from '../../core/sch
 import { TaskProjection, isTerminal } from '../../core/task-state.js';
 import { decodePageToken, encodePageToken } from '../paging.js';
 import type {
+  IndexedMessage,
   LogEntry,
+  MessageIndexing,
   PushConfigStore,
   Scope,
   StoredPushConfig,
@@ -107,8 +109,8 @@ export class SqliteTaskStore implements TaskStore, PushConfigStore {
     }
   }
 
-  async create(scope: Scope, task: Task, options: { messageId?: string } = {}): Promise<void> {
-    const createdAt = await this.batch.run(() => this.insert(scope, task, options.messageId));
+  async create(scope: Scope, task: Task, options: MessageIndexing = {}): Promise<void> {
+    const createdAt = await this.batch.run(() => this.insert(scope, task, options));
     this.projections.seed(task, createdAt);
   }
 
@@ -117,12 +119,10 @@ export class SqliteTaskStore implements TaskStore, PushConfigStore {
     taskId: string,
     events: readonly StreamResponse[],
     expectedSeq: number,
-    options: { messageId?: string } = {},
+    options: MessageIndexing = {},
   ): Promise<number> {
     try {
-      return await this.batch.run(() =>
-        this.write(scope, taskId, events, expectedSeq, options.messageId),
-      );
+      return await this.batch.run(() => this.write(scope, taskId, events, expectedSeq, options));
     } catch (error) {
       // The cached projection may be ahead of what was committed, or stale (another process).
       this.projections.forget(taskId);
@@ -139,12 +139,28 @@ export class SqliteTaskStore implements TaskStore, PushConfigStore {
     });
   }
 
-  async events(scope: Scope, taskId: string, afterSeq: number, limit = 1000): Promise<LogEntry[]> {
+  async events(
+    scope: Scope,
+    taskId: string,
+    afterSeq: number,
+    limit = 1000,
+    maxBytes = Infinity,
+  ): Promise<LogEntry[]> {
     return this.read(() => {
       if (!this.sql.head.get(taskId, scope.tenant, scope.owner)) return [];
-      return this.sql.eventsAfter
-        .all(taskId, Math.max(0, afterSeq), Math.max(0, limit))
-        .map((row) => ({ seq: row.seq, event: JSON.parse(row.event) as StreamResponse }));
+      const page: LogEntry[] = [];
+      let bytes = 0;
+      for (const row of this.sql.eventsAfter.iterate(
+        taskId,
+        Math.max(0, afterSeq),
+        Math.max(0, limit),
+      )) {
+        // Counted before parsing: the page ends with the row that reaches maxBytes.
+        if (bytes >= maxBytes) break;
+        bytes += row.event.length;
+        page.push({ seq: row.seq, event: JSON.parse(row.event) as StreamResponse });
+      }
+      return page;
     });
   }
 
@@ -174,8 +190,15 @@ export class SqliteTaskStore implements TaskStore, PushConfigStore {
     });
   }
 
-  async findByMessageId(scope: Scope, messageId: string): Promise<string | undefined> {
-    return this.sql.findMessage.get(scope.tenant, scope.owner, messageId)?.task_id;
+  async findByMessageId(scope: Scope, messageId: string): Promise<IndexedMessage | undefined> {
+    const row = this.sql.findMessage.get(scope.tenant, scope.owner, messageId);
+    return (
+      row && {
+        taskId: row.task_id,
+        fingerprint: row.fingerprint,
+        ageMs: row.indexed_at > 0 ? Math.max(0, Date.now() - row.indexed_at) : Infinity,
+      }
+    );
   }
 
   async delete(scope: Scope, taskId: string): Promise<void> {
@@ -239,7 +262,14 @@ export class SqliteTaskStore implements TaskStore, PushConfigStore {
     return this.readTx.deferred(fn) as T;
   }
 
-  private insert(scope: Scope, task: Task, messageId: string | undefined): number {
+  private indexMessage(scope: Scope, taskId: string, message: MessageIndexing, now: number) {
+    if (!message.messageId) return;
+    const { tenant, owner } = scope;
+    const fingerprint = message.fingerprint ?? '';
+    this.sql.indexMessage.run(tenant, owner, message.messageId, taskId, fingerprint, now);
+  }
+
+  private insert(scope: Scope, task: Task, message: MessageIndexing): number {
     if (this.sql.exists.get(task.id)) throw new Error(`task ${task.id} already exists`);
     const snapshot = JSON.stringify(task);
     const now = Date.now();
@@ -255,7 +285,7 @@ export class SqliteTaskStore implements TaskStore, PushConfigStore {
     });
     this.sql.insertSnapshot.run(task.id, snapshot);
     this.sql.insertEvent.run(task.id, 1, `{"task":${snapshot}}`);
-    if (messageId) this.sql.indexMessage.run(scope.tenant, scope.owner, messageId, task.id);
+    this.indexMessage(scope, task.id, message, now);
     return now;
   }
 
@@ -264,7 +294,7 @@ export class SqliteTaskStore implements TaskStore, PushConfigStore {
     taskId: string,
     events: readonly StreamResponse[],
     expectedSeq: number,
-    messageId: string | undefined,
+    message: MessageIndexing,
   ): number {
     const head = this.sql.head.get(taskId, scope.tenant, scope.owner);
     if (!head)
@@ -290,7 +320,7 @@ export class SqliteTaskStore implements TaskStore, PushConfigStore {
         })
       : this.sql.advance.run(advanced);
     if (changed.changes !== 1) throw new ConcurrencyError(taskId, expectedSeq, head.seq);
-    if (messageId) this.sql.indexMessage.run(scope.tenant, scope.owner, messageId, taskId);
+    this.indexMessage(scope, taskId, message, advanced.now);
 
     this.projections.advance(taskId, head, events);
     const since = seq - head.snapshot_seq;

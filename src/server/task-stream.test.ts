@@ -1,0 +1,134 @@
+/**
+ * Unit tests of one reader's stream (task-stream.ts): order without gaps or duplicates, and the
+ * memory bounds: catch-up pages bounded by bytes, a reader that falls behind paused (its live
+ * buffer dropped) and caught up from the log when it reads again.
+ */
+import { describe, expect, it } from 'vitest';
+import type { StreamResponse, Task } from '../core/schemas/index.js';
+import { isTerminal } from '../core/task-state.js';
+import { MemoryEventBus } from '../stores/memory/event-bus.js';
+import { SqliteTaskStore } from '../stores/sqlite/index.js';
+import type { Scope, TaskStore } from '../stores/types.js';
+import { openTaskStream } from './task-stream.js';
+
+const scope: Scope = { tenant: '', owner: '' };
+
+/** A SQLite store in memory that records the JSON size of every page `events()` returns. */
+function recordingStore() {
+  const store = new SqliteTaskStore({ path: ':memory:' });
+  const pages: { entries: number; bytes: number; maxBytes: number | undefined }[] = [];
+  const events: TaskStore['events'] = async (s, id, after, limit, maxBytes) => {
+    const page = await store.events(s, id, after, limit, maxBytes);
+    const bytes = page.reduce((n, e) => n + JSON.stringify(e.event).length, 0);
+    pages.push({ entries: page.length, bytes, maxBytes });
+    return page;
+  };
+  return { store: Object.assign(Object.create(store) as TaskStore, { events }), raw: store, pages };
+}
+
+function chunk(task: Task, i: number, bytes: number): StreamResponse {
+  const artifact = { artifactId: `a${i}`, parts: [{ text: 'x'.repeat(bytes) }] };
+  return { artifactUpdate: { taskId: task.id, contextId: task.contextId ?? '', artifact } };
+}
+
+const completed = (task: Task): StreamResponse => ({
+  statusUpdate: {
+    taskId: task.id,
+    contextId: task.contextId ?? '',
+    status: { state: 'TASK_STATE_COMPLETED' },
+  },
+});
+
+async function* take(stream: AsyncIterable<{ id?: string | undefined }>) {
+  for await (const item of stream) yield item.id;
+}
+
+describe('openTaskStream', () => {
+  it('replays a large log in pages bounded by maxPageBytes, every event once, in order', async () => {
+    const { store, raw, pages } = recordingStore();
+    const bus = new MemoryEventBus();
+    const task: Task = { id: 't1', contextId: 'c', status: { state: 'TASK_STATE_WORKING' } };
+    await raw.create(scope, task);
+    const events = Array.from({ length: 30 }, (_, i) => chunk(task, i, 100_000));
+    await raw.append(scope, task.id, [...events, completed(task)], 1);
+    const stream = await openTaskStream({
+      store,
+      bus,
+      scope,
+      taskId: task.id,
+      start: { mode: 'replay', afterSeq: 0 },
+      closeWhen: isTerminal,
+      maxPageBytes: 250_000,
+    });
+    const ids: (string | undefined)[] = [];
+    for await (const id of take(stream)) ids.push(id);
+    expect(ids).toEqual(Array.from({ length: 32 }, (_, i) => String(i + 1)));
+    expect(pages.every((p) => p.maxBytes === 250_000)).toBe(true);
+    // A page ends with the entry that reaches the bound: never more than one entry beyond it.
+    expect(Math.max(...pages.map((p) => p.bytes))).toBeLessThan(250_000 + 101_000);
+    expect(pages.length).toBeGreaterThan(10);
+    await raw.close();
+  });
+
+  it('pauses a reader that falls behind by maxBufferedBytes, then catches it up from the log', async () => {
+    const { store, raw, pages } = recordingStore();
+    const bus = new MemoryEventBus();
+    const task: Task = { id: 't2', contextId: 'c', status: { state: 'TASK_STATE_WORKING' } };
+    await raw.create(scope, task);
+    const stream = await openTaskStream({
+      store,
+      bus,
+      scope,
+      taskId: task.id,
+      start: { mode: 'snapshot' },
+      closeWhen: isTerminal,
+      maxBufferedBytes: 300_000,
+      maxPageBytes: 300_000,
+    });
+    const iterator = stream[Symbol.asyncIterator]();
+    expect((await iterator.next()).value).toMatchObject({ id: '1' });
+    // Nothing read while 20 events of 100 KB arrive: far past the live buffer.
+    let seq = 1;
+    for (let i = 0; i < 20; i++) {
+      const event = chunk(task, i, 100_000);
+      seq = await raw.append(scope, task.id, [event], seq);
+      void bus.publish(task.id, { seq, event });
+    }
+    seq = await raw.append(scope, task.id, [completed(task)], seq);
+    void bus.publish(task.id, { seq, event: completed(task) });
+    const before = pages.length;
+    const ids: (string | undefined)[] = [];
+    for (let r = await iterator.next(); !r.done; r = await iterator.next()) ids.push(r.value.id);
+    expect(ids).toEqual(Array.from({ length: 21 }, (_, i) => String(i + 2)));
+    // It read the dropped events from the log, in pages, instead of holding them.
+    expect(pages.length - before).toBeGreaterThan(3);
+    await raw.close();
+  });
+
+  it('delivers live events from the buffer while the reader keeps up', async () => {
+    const { store, raw, pages } = recordingStore();
+    const bus = new MemoryEventBus();
+    const task: Task = { id: 't3', contextId: 'c', status: { state: 'TASK_STATE_WORKING' } };
+    await raw.create(scope, task);
+    const stream = await openTaskStream({
+      store,
+      bus,
+      scope,
+      taskId: task.id,
+      start: { mode: 'snapshot' },
+      closeWhen: isTerminal,
+    });
+    const iterator = stream[Symbol.asyncIterator]();
+    expect((await iterator.next()).value).toMatchObject({ id: '1' });
+    const event = chunk(task, 0, 10);
+    await raw.append(scope, task.id, [event, completed(task)], 1);
+    void bus.publish(task.id, { seq: 2, event });
+    void bus.publish(task.id, { seq: 3, event: completed(task) });
+    const read = pages.length;
+    expect((await iterator.next()).value).toMatchObject({ id: '2' });
+    expect((await iterator.next()).value).toMatchObject({ id: '3' });
+    expect((await iterator.next()).done).toBe(true);
+    expect(pages.length - read).toBeLessThanOrEqual(1); // the opening catch-up at most
+    await raw.close();
+  });
+});
