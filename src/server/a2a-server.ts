@@ -31,7 +31,6 @@ import {
   ConcurrencyError,
   InvalidPageTokenError,
   type EventBus,
-  type LogEntry,
   type PushConfigStore,
   type Scope,
   type TaskStore,
