@@ -293,7 +293,9 @@ export class TaskRunner {
         return;
       } catch (again) {
         if (again instanceof ConcurrencyError) {
-          // The failed append may have been committed after all: whoever looks next decides.
+          // The failed append was committed after all (its acknowledgement was lost): the task
+          // is as recorded, and a blocking call answers from it (or follows it) as usual.
+          exec.fault = undefined;
           this.halt(exec);
           return;
         }
