@@ -67,7 +67,7 @@ async function send(server: A2AServer, message: Message = userMessage('go')): Pr
   return reply.task;
 }
 
-describe('storage faults (issue 23, item 1)', () => {
+describe('storage faults', () => {
   it('a publish the bus rejects (the creation snapshot) neither fails the send nor strands the task', async () => {
     const { server, plan } = setup();
     plan.fail('publish', { when: (args) => (args[1] as { seq: number }).seq === 1 });

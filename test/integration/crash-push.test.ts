@@ -1,5 +1,5 @@
 /**
- * Push survives kill -9 (issue 12, item 1): a server with push notifications on SQLite, then on
+ * Push survives kill -9: a server with push notifications on SQLite, then on
  * PostgreSQL, is killed with SIGKILL while its tasks stream and while every delivery is still
  * refused (503), so all of them sit between the append and their delivery. Restarted on the same
  * store, with the webhook accepting, it delivers every event a client acknowledged (received on

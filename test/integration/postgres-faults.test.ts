@@ -1,5 +1,5 @@
 /**
- * No task stranded after a database fault (issue 23, item 1), on the real PostgreSQL: two
+ * No task stranded after a database fault, on the real PostgreSQL: two
  * instances share one schema (store, LISTEN/NOTIFY bus, leases) while the test kills their
  * database connections again and again (`pg_terminate_backend`, only connections of this test:
  * they carry its application_name). Afterwards every task is terminal or interrupted, a failed
