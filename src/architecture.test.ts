@@ -48,6 +48,25 @@ describe('architecture', () => {
     }
   });
 
+  it('stores/ stays on its floor: it imports neither server/ nor push/', () => {
+    const above = (spec: string, file: string) => {
+      if (!spec.startsWith('.')) return false;
+      const target = relative('.', join(file, '..', spec));
+      return target.startsWith('server/') || target.startsWith('push/');
+    };
+    expect(violations('stores', (spec, file) => !above(spec, file))).toEqual([]);
+  });
+
+  it('every storage contract is exported from the a2a-kit/stores entry', () => {
+    const contracts = [
+      ...readFileSync(join(root, 'stores/types.ts'), 'utf8').matchAll(
+        /^export (?:interface|type|class) (\w+)/gm,
+      ),
+    ].map((m) => m[1] as string);
+    const entry = readFileSync(join(root, 'stores/index.ts'), 'utf8');
+    expect(contracts.filter((name) => !new RegExp(`\\b${name}\\b`).test(entry))).toEqual([]);
+  });
+
   it('heavy drivers are imported only behind their own subpath', () => {
     const owners: Record<string, string> = {
       pg: 'stores/postgres',

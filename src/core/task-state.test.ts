@@ -4,9 +4,11 @@ import { TASK_STATES } from './schemas/index.js';
 import {
   TaskProjection,
   TaskTransitionError,
+  batchProblem,
   canTransition,
   isInterrupted,
   isTerminal,
+  stateAfter,
   taskView,
 } from './task-state.js';
 
@@ -127,5 +129,46 @@ describe('taskView', () => {
   it('[94] omits the artifacts key when artifacts are not wanted', () => {
     expect('artifacts' in taskView(full, { includeArtifacts: false })).toBe(false);
     expect(full.artifacts).toHaveLength(1);
+  });
+});
+
+describe('batchProblem (the one batch rule of every store and of the task log, spec §3.1)', () => {
+  it('accepts a batch whose every status change is allowed, and says the state after it', () => {
+    const batch = [status('TASK_STATE_WORKING'), status('TASK_STATE_INPUT_REQUIRED')];
+    expect(batchProblem('TASK_STATE_SUBMITTED', batch)).toBeUndefined();
+    expect(stateAfter('TASK_STATE_SUBMITTED', batch)).toBe('TASK_STATE_INPUT_REQUIRED');
+  });
+
+  it('refuses any event after a terminal state, also later in the same batch', () => {
+    for (const state of terminal) {
+      expect(batchProblem(state, [status('TASK_STATE_WORKING')])).toMatch(/can no longer change/);
+      expect(
+        batchProblem('TASK_STATE_WORKING', [status(state), status('TASK_STATE_WORKING')]),
+      ).toMatch(/can no longer change/);
+    }
+  });
+
+  it('refuses a forbidden transition and a snapshot after the first entry', () => {
+    expect(batchProblem('TASK_STATE_WORKING', [status('TASK_STATE_SUBMITTED')])).toBe(
+      'task cannot move from TASK_STATE_WORKING to TASK_STATE_SUBMITTED',
+    );
+    expect(batchProblem('TASK_STATE_WORKING', [{ task: task() }])).toBe(
+      'a task snapshot can only start a log',
+    );
+  });
+
+  it('agrees with TaskProjection.apply on every state and single event', () => {
+    for (const from of TASK_STATES) {
+      for (const to of TASK_STATES) {
+        const projection = new TaskProjection(task(from));
+        let threw = false;
+        try {
+          projection.apply(status(to));
+        } catch (error) {
+          threw = error instanceof TaskTransitionError;
+        }
+        expect(batchProblem(from, [status(to)]) !== undefined, `${from} -> ${to}`).toBe(threw);
+      }
+    }
   });
 });

@@ -45,6 +45,36 @@ export function canTransition(from: TaskState, to: TaskState): boolean {
   return true;
 }
 
+/**
+ * The one batch rule of every store and of the task log: why `events` cannot follow a task in
+ * state `from` (a snapshot after the first entry, any change to a terminal task, a forbidden
+ * transition), or undefined when the whole batch may be appended. The same checks and messages
+ * as {@link TaskProjection.apply}, on the states alone.
+ */
+export function batchProblem(
+  from: TaskState,
+  events: readonly StreamResponse[],
+): string | undefined {
+  let state = from;
+  for (const event of events) {
+    if ('task' in event) return 'a task snapshot can only start a log';
+    if (TERMINAL_STATES.has(state)) return `the task is ${state}: it can no longer change`;
+    if ('statusUpdate' in event) {
+      const next = event.statusUpdate.status.state;
+      if (!canTransition(state, next)) return `task cannot move from ${state} to ${next}`;
+      state = next;
+    }
+  }
+  return undefined;
+}
+
+/** The state a task in `from` is in once `events` are applied (assumes no batch problem). */
+export function stateAfter(from: TaskState, events: readonly StreamResponse[]): TaskState {
+  let state = from;
+  for (const event of events) if ('statusUpdate' in event) state = event.statusUpdate.status.state;
+  return state;
+}
+
 /** Thrown when an event would change a task in a way the state machine forbids. */
 export class TaskTransitionError extends Error {
   override readonly name = 'TaskTransitionError';

@@ -20,7 +20,7 @@ import {
   openStore,
   storeSettingsFromEnv,
   type StoreSettings,
-} from '../stores/open.js';
+} from '../node/open-store.js';
 import { demoGrpc, type DemoGrpcOptions } from './grpc.js';
 
 /** Options of {@link startDemo}. */
@@ -38,7 +38,7 @@ export interface DemoOptions extends DemoGrpcOptions {
    * `memory`; `npm start` and `a2a serve` use `.a2a/tasks.db`).
    */
   store?: string;
-  /** Retention, PostgreSQL schema and lease settings of the store (see src/stores/open.ts). */
+  /** Retention, PostgreSQL schema and lease settings of the store (see src/node/open-store.ts). */
   storeSettings?: StoreSettings;
   /** The agent's timing and the token `auth` hands out (default: a new token per start). */
   agent?: DemoAgentOptions;

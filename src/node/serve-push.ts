@@ -10,7 +10,7 @@ import type { PushNotifierOptions } from '../push/notifier.js';
 import type { PushSigner } from '../push/signing.js';
 import type { A2AServerOptions } from '../server/a2a-server.js';
 import { MemoryTaskStore } from '../stores/memory/task-store.js';
-import { hasPushConfigs, type TaskStore } from '../stores/types.js';
+import type { TaskStore } from '../stores/types.js';
 
 /** The notifier's settings (see `createPushNotifier`), without the store: serve() passes its own. */
 export type ServePushOptions = Omit<PushNotifierOptions, 'store' | 'outbox' | 'configs'>;
@@ -40,7 +40,7 @@ export async function servedPush(
     const { createPushNotifier } = await import('../push/notifier.js');
     // The default store is made here, so the notifier and the server share it.
     store ??= new MemoryTaskStore();
-    if (!hasPushConfigs(store)) {
+    if (!store.facets?.pushConfigs || !store.facets.pushOutbox) {
       throw new TypeError('serve({ push }): the task store keeps no push configs and no outbox');
     }
     server = { notifier: createPushNotifier({ ...push, store }) };

@@ -14,16 +14,14 @@ export type {
 export type { PushDeliveryOutcome } from './worker.js';
 export { DEFAULT_PUSH_RETRY, backoffDelay, parseRetryAfter } from './delivery.js';
 export type { RetryPolicy } from './delivery.js';
-export { hasPushOutbox } from './outbox.js';
 export type {
   ClaimRef,
   ClaimedDelivery,
   DeliveryState,
   NewDelivery,
   PushOutbox,
-  PushOutboxProvider,
   StoredDelivery,
-} from './outbox.js';
+} from '../stores/types.js';
 export { WebhookGuard, WebhookRefused, systemResolver } from './ssrf.js';
 export type { ResolvedAddress, Resolver, WebhookGuardOptions } from './ssrf.js';
 export { blockedAddressReason } from './ip-ranges.js';

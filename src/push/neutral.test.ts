@@ -32,7 +32,7 @@ describe('push receiver portability', () => {
       'push/receiver.ts',
       'push/signing.ts',
       'push/jwks.ts',
-      'push/outbox.ts',
+      'stores/types.ts',
       'push/delivery.ts',
       'stores/memory/push-outbox.ts',
     ]) {

@@ -9,9 +9,16 @@
  */
 import { newId } from '../core/ids.js';
 import type { PushNotifier } from '../server/push-configs.js';
-import type { LogEntry, PushConfigStore, Scope, StoredPushConfig } from '../stores/types.js';
+import type {
+  LogEntry,
+  NewDelivery,
+  PushConfigStore,
+  PushOutbox,
+  Scope,
+  StoredPushConfig,
+  TaskStore,
+} from '../stores/types.js';
 import { DEFAULT_PUSH_RETRY, type RetryPolicy } from './delivery.js';
-import { hasPushOutbox, type NewDelivery, type PushOutbox } from './outbox.js';
 import type { PushSigner } from './signing.js';
 import { WebhookGuard, type Resolver } from './ssrf.js';
 import { fetchTransport, guardedTransport, type PushTransport } from './transport.js';
@@ -22,11 +29,14 @@ export type PushEventKind = 'task' | 'message' | 'statusUpdate' | 'artifactUpdat
 
 /** Options of {@link createPushNotifier}. */
 export interface PushNotifierOptions {
-  /** A store keeping push configs and an outbox (Memory/Sqlite/PostgresTaskStore). */
-  readonly store?: (PushConfigStore & object) | undefined;
-  /** The outbox (default `store.pushOutbox()`). */
+  /**
+   * A task store keeping push configs and an outbox (its `facets`: Memory/Sqlite/PostgresTaskStore).
+   * When the server uses the same store, deliveries are enqueued in the append's transaction.
+   */
+  readonly store?: TaskStore | undefined;
+  /** The outbox (default `store.facets.pushOutbox`). */
   readonly outbox?: PushOutbox | undefined;
-  /** Where configs are read at delivery time (default `store`). */
+  /** Where configs are read at delivery time (default `store.facets.pushConfigs`). */
   readonly configs?: PushConfigStore | undefined;
   /** Signs every delivery (X-A2A-Notification-Signature); publish `signer.jwks()`. */
   readonly signer?: PushSigner | undefined;
@@ -134,12 +144,14 @@ export function createPushNotifier(options: PushNotifierOptions): PushNotifierHa
     worker.wake();
   }
 
+  const pushes = (event: LogEntry['event']) => kinds.has(payloadKind(event));
   if (options.start !== false) worker.start();
   return {
     signer: options.signer,
     validateUrl: (url) => guard.validate(url),
+    fanout: { outbox, configs, pushes, wake: () => worker.wake() },
     notify(scope, taskId, entries) {
-      const chosen = entries.filter((e) => kinds.has(payloadKind(e.event)));
+      const chosen = entries.filter((e) => pushes(e.event));
       if (chosen.length === 0) return Promise.resolve();
       const previous = chains.get(taskId) ?? Promise.resolve();
       const next = previous.then(() => enqueue(scope, taskId, chosen));
@@ -161,9 +173,9 @@ export function createPushNotifier(options: PushNotifierOptions): PushNotifierHa
 }
 
 function storage(options: PushNotifierOptions): { outbox: PushOutbox; configs: PushConfigStore } {
-  const { store } = options;
-  const outbox = options.outbox ?? (store && hasPushOutbox(store) ? store.pushOutbox() : undefined);
-  const configs = options.configs ?? store;
+  const facets = options.store?.facets;
+  const outbox = options.outbox ?? facets?.pushOutbox;
+  const configs = options.configs ?? facets?.pushConfigs;
   if (!outbox || !configs) {
     throw new TypeError('createPushNotifier needs a store with push configs and an outbox');
   }

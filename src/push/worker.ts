@@ -13,7 +13,7 @@ import {
   type RetryPolicy,
   type Verdict,
 } from './delivery.js';
-import type { ClaimedDelivery, PushOutbox } from './outbox.js';
+import type { ClaimedDelivery, PushOutbox } from '../stores/types.js';
 import type { PushSigner } from './signing.js';
 import { WebhookRefused, type WebhookGuard } from './ssrf.js';
 import { TransportFailure, type PushTransport } from './transport.js';

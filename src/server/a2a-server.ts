@@ -27,14 +27,11 @@ import { isSettled, isTerminal, taskView } from '../core/task-state.js';
 import { describeViolations, fieldViolations } from '../core/validate.js';
 import { MemoryEventBus } from '../stores/memory/event-bus.js';
 import { MemoryTaskStore } from '../stores/memory/task-store.js';
-import { leaseStoreOf } from '../stores/leases.js';
 import { encodePageToken } from '../stores/paging.js';
 import {
   ConcurrencyError,
   InvalidPageTokenError,
-  hasPushConfigs,
   type EventBus,
-  type LogEntry,
   type PushConfigStore,
   type Scope,
   type TaskStore,
@@ -53,6 +50,7 @@ import {
 import { TaskOwnership, type OwnershipOptions } from './ownership.js';
 import { recoverTask } from './recovery.js';
 import { acceptedInputModes } from './media-types.js';
+import { TaskLog } from './task-log.js';
 import { TaskRunner } from './task-runner.js';
 import { openTaskStream, type StreamStart } from './task-stream.js';
 import type { StreamItem } from '../core/service.js';
@@ -86,15 +84,18 @@ export interface A2AServerOptions {
   /**
    * Retried sends (spec §3.3.1): a SendMessage or SendStreamingMessage that repeats an earlier
    * request of the same caller — same `messageId` and the same message (parts, taskId, contextId,
-   * metadata, every field) — within `windowMs` of it gets the first attempt's task instead of
-   * running the agent again; concurrent copies share one attempt. Anything else is processed as
-   * the new message it is, even when it reuses a messageId. The store keeps a fingerprint of each
-   * message with its time, so this holds across restarts and instances sharing a durable store
-   * (a stateless Message reply is kept only in this process).
+   * metadata, every field) — while the first attempt still runs, or within `windowMs` after it,
+   * gets the first attempt's task instead of running the agent again; concurrent copies share one
+   * attempt. Anything else is processed as the new message it is, even when it reuses a
+   * messageId. The store keeps a fingerprint of each message with its time, so this holds across
+   * restarts and instances sharing a durable store (a stateless Message reply is kept only in
+   * this process).
    *
-   * The trade-off: within the window an identical message sent on purpose (same messageId) is
-   * taken for a retry; a retry later than the window runs the agent again. Default on, with a
-   * window of 10 minutes; `false` turns it off (every message runs the agent, nothing is indexed).
+   * The trade-off of `windowMs`: within it an identical message sent on purpose (same messageId)
+   * is taken for a retry; a retry that comes after the first attempt settled and later than the
+   * window runs the agent again. Default on with `windowMs: 0` (retries join a running attempt
+   * only); `{ windowMs: 600_000 }` also answers late retries of finished tasks for 10 minutes;
+   * `false` turns it off (every message runs the agent, nothing is indexed).
    */
   idempotency?: false | { windowMs?: number };
   /** Memory bounds per stream reader and per ListTasks page (defaults in {@link MemoryLimits}). */
@@ -142,6 +143,8 @@ export class A2AServer {
   /** Leases and recovery of this instance (undefined when ownership is off). */
   readonly ownership: TaskOwnership | undefined;
   private readonly runner: TaskRunner;
+  /** The one write path of this server's tasks (store, then bus, then push). */
+  private readonly log: TaskLog;
   private readonly push: PushConfigs | undefined;
   private readonly notifier: PushNotifier | undefined;
   private readonly logger: Pick<Console, 'warn' | 'error'> | undefined;
@@ -167,22 +170,27 @@ export class A2AServer {
     const acceptedModes = acceptedInputModes(card);
     const logger = options.logger === null ? undefined : (options.logger ?? console);
     this.logger = logger;
-    const configs = options.push?.configs ?? (hasPushConfigs(this.store) ? this.store : undefined);
+    const configs = options.push?.configs ?? this.store.facets?.pushConfigs;
     if (options.push && !configs) {
       throw new Error('Push notifications need a store that keeps push configs (`push.configs`)');
     }
     this.notifier = options.push?.notifier;
     this.push =
       options.push && configs && new PushConfigs(this.store, configs, options.push.notifier);
-    const onAppend =
-      this.notifier &&
-      ((scope: Scope, taskId: string, entries: LogEntry[]) => this.notify(scope, taskId, entries));
+    this.log = new TaskLog({
+      store: this.store,
+      bus: this.bus,
+      notifier: this.notifier,
+      pushConfigs: configs,
+      logger,
+    });
     // A store this server created itself is used by no other instance: nothing to own.
+    const facets = options.store && options.ownership !== false ? this.store.facets : undefined;
     const leases =
-      options.store && options.ownership !== false
-        ? leaseStoreOf(options.store, options.ownership !== undefined)
-        : undefined;
-    const recovery = { store: this.store, bus: this.bus, agent: this.agent, onAppend, logger };
+      facets?.leasesByDefault === false && options.ownership === undefined
+        ? undefined
+        : facets?.leases;
+    const recovery = { log: this.log, agent: this.agent, logger };
     this.ownership =
       leases &&
       new TaskOwnership(
@@ -196,11 +204,9 @@ export class A2AServer {
         options.ownership || {},
       );
     this.runner = new TaskRunner({
-      store: this.store,
-      bus: this.bus,
+      log: this.log,
       agent: this.agent,
       exposeErrors: options.exposeErrors ?? false,
-      onAppend,
       logger,
       ownership: this.ownership,
     });
@@ -277,7 +283,11 @@ export class A2AServer {
       // Running here: wait for the execution itself. Attached to a task another call (or
       // another instance) runs: follow its events until it settles.
       if (started.settled) await started.settled();
-      else await drain(await this.follow(scope, started.taskId, isSettled, call.signal));
+      const task = await this.view(scope, started.taskId, { historyLength });
+      // Never a non-final answer: when the execution here stopped early (its lease was taken
+      // over), or the task runs elsewhere, follow it until it settles.
+      if (isSettled(task.status.state)) return { task };
+      await drain(await this.follow(scope, started.taskId, isSettled, call.signal));
     }
     return { task: await this.view(scope, started.taskId, { historyLength }) };
   }
@@ -386,9 +396,7 @@ export class A2AServer {
         },
       };
       try {
-        const seq = await this.store.append(scope, task.id, [canceled], record.seq);
-        await this.bus.publish(task.id, { seq, event: canceled });
-        this.notify(scope, task.id, [{ seq, event: canceled }]);
+        await this.log.append(scope, task.id, [canceled], { seq: record.seq, state });
         return this.view(scope, params.id, {});
       } catch (error) {
         if (!(error instanceof ConcurrencyError)) throw error;
@@ -532,13 +540,6 @@ export class A2AServer {
   /** The push-config operations, or PUSH_NOTIFICATION_NOT_SUPPORTED (spec §3.3.4). */
   private pushConfigs(): PushConfigs {
     return this.push ?? pushNotSupported();
-  }
-
-  /** Hands appended entries to the push notifier; a failing notifier never fails the task. */
-  private notify(scope: Scope, taskId: string, entries: readonly LogEntry[]): void {
-    this.notifier?.notify(scope, taskId, entries).catch((error: unknown) => {
-      this.logger?.error(`a2a-kit: push notification of task ${taskId} failed:`, error);
-    });
   }
 
   private follow(

@@ -2,10 +2,10 @@
  * The state of one agent execution in this process, and what its agent sees of it: the
  * execution context, whose abort signal is made when the agent first reads it.
  */
-import type { A2AError } from '../core/errors.js';
+import { A2AError } from '../core/errors.js';
 import type { Message, Task, TaskState } from '../core/schemas/index.js';
 import { isSettled } from '../core/task-state.js';
-import type { Scope } from '../stores/types.js';
+import type { Scope, StorageError } from '../stores/types.js';
 import type { ExecutionContext } from './agent.js';
 import type { CallContext } from '../core/call-context.js';
 import type { TaskHandle } from './task-handle.js';
@@ -33,6 +33,8 @@ export interface Execution {
   /** Resolves waiters of `StartResult.settled`; created by the first of them. */
   onSettled: (() => void) | undefined;
   settled: Promise<void> | undefined;
+  /** The store failed while the execution wrote (it stopped on it). */
+  fault: StorageError | undefined;
 }
 
 /** One settled promise to share (awaiting it takes one microtask turn). */
@@ -79,10 +81,27 @@ export function abortExecution(exec: Execution, reason: A2AError): void {
   exec.abort?.abort(reason);
 }
 
-/** Resolves once the execution recorded a settled state or ended. */
+/**
+ * Resolves once the execution recorded a settled state or ended; rejects (INTERNAL, naming the
+ * storage fault) when it ended on a failing store before the task settled.
+ */
 export function whenSettled(exec: Execution): Promise<void> {
-  if (exec.ended || isSettled(exec.state)) return RESOLVED;
-  return (exec.settled ??= new Promise<void>((resolve) => {
-    exec.onSettled = resolve;
+  if (isSettled(exec.state)) return RESOLVED;
+  if (exec.ended) return exec.fault ? Promise.reject(storageFailure(exec)) : RESOLVED;
+  return (exec.settled ??= new Promise<void>((resolve, reject) => {
+    exec.onSettled = () => {
+      if (exec.fault && !isSettled(exec.state)) reject(storageFailure(exec));
+      else resolve();
+    };
   }));
+}
+
+/** What a blocking call answers when the store failed before its task settled. */
+function storageFailure(exec: Execution): A2AError {
+  const { id } = exec.handle;
+  return new A2AError(
+    'INTERNAL',
+    `The task store failed while recording task ${id} (a storage fault, not an agent failure) and the task did not finish here. Send the same message again (same messageId) to follow the task, or read it with GetTask.`,
+    { metadata: { taskId: id } },
+  );
 }

@@ -9,7 +9,7 @@ export type { ArtifactOptions, Content } from './task-handle.js';
 export { MemoryTaskStore } from '../stores/memory/task-store.js';
 export type { MemoryTaskStoreOptions } from '../stores/memory/task-store.js';
 export { MemoryEventBus } from '../stores/memory/event-bus.js';
-export { ConcurrencyError } from '../stores/types.js';
+export { ConcurrencyError, StorageError } from '../stores/types.js';
 export type {
   EventBus,
   LogEntry,

@@ -17,6 +17,7 @@ import { createAgent, type Agent } from './agent.js';
 import { A2AServer } from './a2a-server.js';
 import { messageFingerprint } from './fingerprint.js';
 import { MessageIntake, type IdempotencyOptions } from './intake.js';
+import { TaskLog } from './task-log.js';
 import { TaskRunner, type StartResult } from './task-runner.js';
 
 const scope: Scope = { tenant: '', owner: 'alice' };
@@ -53,7 +54,10 @@ function recordingAgent() {
 function intake(idempotency: IdempotencyOptions | false = { windowMs: 60_000 }) {
   const store = new MemoryTaskStore();
   const recorded = recordingAgent();
-  const runner = new TaskRunner({ store, bus: new MemoryEventBus(), agent: recorded.agent });
+  const runner = new TaskRunner({
+    log: new TaskLog({ store, bus: new MemoryEventBus() }),
+    agent: recorded.agent,
+  });
   const target = new MessageIntake({
     store,
     runner,
@@ -154,7 +158,10 @@ describe('per-task bound', () => {
         yield task.inputRequired('more?');
       },
     });
-    const runner = new TaskRunner({ store, bus: new MemoryEventBus(), agent });
+    const runner = new TaskRunner({
+      log: new TaskLog({ store, bus: new MemoryEventBus() }),
+      agent,
+    });
     const target = new MessageIntake({
       store,
       runner,

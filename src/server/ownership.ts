@@ -3,8 +3,9 @@
  * by the instance that runs it through a lease in the shared store:
  *
  * - the runner claims the lease when it starts or resumes a task; a heartbeat renews every held
- *   lease each `ttl / 3`; the lease is released when the task waits for input (any instance may
- *   then continue it) and left to lapse when the task finished (finished tasks need none);
+ *   lease each `ttl / 3`; the lease is released when the execution ends on an unfinished task
+ *   (waiting for input: any instance may then continue it; stranded by a failing store:
+ *   recovery takes it over) and left to lapse when the task finished (finished tasks need none);
  * - a terminal status that another instance wrote (CancelTask received there) arrives on the
  *   bus: the execution is halted here, its agent's signal aborted, nothing more written;
  * - a lease this instance failed to renew in time may have been taken over: the heartbeat finds
@@ -15,8 +16,8 @@
  */
 import { A2AError } from '../core/errors.js';
 import type { TaskState } from '../core/schemas/index.js';
-import { isInterrupted, isTerminal } from '../core/task-state.js';
-import type { LeaseStore, OrphanedTask } from '../stores/leases.js';
+import { isTerminal } from '../core/task-state.js';
+import type { LeaseStore, OrphanedTask } from '../stores/types.js';
 import type { EventBus, LogEntry, Scope, TaskStore } from '../stores/types.js';
 
 /** Options of task ownership (`A2AServerOptions.ownership`). */
@@ -133,14 +134,17 @@ export class TaskOwnership {
     return true;
   }
 
-  /** The execution of a task ended in `state`; a task waiting for input gets its lease freed. */
+  /**
+   * The execution of a task ended in `state`: the heartbeat stops renewing its lease, and an
+   * unfinished task (waiting for input, or left behind by a failing store) gets it freed.
+   */
   async release(taskId: string, state: TaskState): Promise<void> {
     const held = this.held.get(taskId);
     if (!held) return;
     this.held.delete(taskId);
     held.dropped = true;
     held.unsubscribe?.();
-    if (!isInterrupted(state)) return; // finished tasks need no lease
+    if (isTerminal(state)) return; // finished tasks need no lease
     await this.deps.leases
       .release(taskId, this.instanceId)
       .catch((e: unknown) => this.warn(`could not release the lease of task ${taskId}`, e));

@@ -6,11 +6,13 @@ import { A2AError } from '../core/errors.js';
 import { newId } from '../core/ids.js';
 import type {
   ListTaskPushNotificationConfigsResponse,
+  StreamResponse,
   TaskPushNotificationConfig,
 } from '../core/schemas/index.js';
 import type {
   LogEntry,
   PushConfigStore,
+  PushOutbox,
   Scope,
   StoredPushConfig,
   TaskStore,
@@ -20,10 +22,30 @@ import type {
 export interface PushNotifier {
   /** Checks a webhook URL when a config is created; throws A2AError INVALID_PARAMS saying why. */
   validateUrl?(url: string): Promise<void> | void;
-  /** Called after entries were appended to a task, in log order. */
+  /**
+   * Called after entries were appended to a task, in log order (entries the task store did not
+   * already enqueue through {@link PushNotifier.fanout}).
+   */
   notify(scope: Scope, taskId: string, entries: readonly LogEntry[]): Promise<void>;
+  /**
+   * Durable fan-out: when the task store keeps this very outbox and these configs, the task log
+   * has the store enqueue the deliveries in the append's own transaction (a crash between the
+   * append and the enqueue cannot lose one) and calls `wake` instead of `notify`.
+   */
+  readonly fanout?: PushFanout | undefined;
   /** Stops delivery workers. */
   close?(): Promise<void>;
+}
+
+/** What a notifier with a durable outbox lets the task store enqueue for it. */
+export interface PushFanout {
+  readonly outbox: PushOutbox;
+  /** Where its deliveries' configs are read. */
+  readonly configs: PushConfigStore;
+  /** Which log entries are pushed. */
+  readonly pushes: (event: StreamResponse) => boolean;
+  /** Deliveries were enqueued: look for work now. */
+  wake(): void;
 }
 
 const MAX_PAGE = 100;

@@ -5,17 +5,11 @@
  */
 import type { Message, StreamResponse, Task } from '../core/schemas/index.js';
 import { isSettled } from '../core/task-state.js';
-import type { OrphanedTask } from '../stores/leases.js';
-import {
-  ConcurrencyError,
-  type EventBus,
-  type LogEntry,
-  type Scope,
-  type TaskStore,
-} from '../stores/types.js';
+import { ConcurrencyError, type OrphanedTask, type Scope } from '../stores/types.js';
 import type { Agent } from './agent.js';
 import type { CallContext } from '../core/call-context.js';
 import { TaskHandle } from './task-handle.js';
+import type { TaskLog } from './task-log.js';
 import type { TaskRunner } from './task-runner.js';
 
 /** The status message of a task failed by recovery. */
@@ -24,11 +18,9 @@ export const NOT_RESUMED_TEXT =
 
 /** What recovery works with. */
 export interface RecoveryDeps {
-  readonly store: TaskStore;
-  readonly bus: EventBus;
+  /** The one write path of tasks. */
+  readonly log: TaskLog;
   readonly runner: TaskRunner;
-  /** Called with appended entries once published (push notifications). */
-  readonly onAppend?: ((scope: Scope, taskId: string, entries: LogEntry[]) => void) | undefined;
   readonly agent: Agent;
   readonly logger?: Pick<Console, 'warn' | 'error'> | undefined;
 }
@@ -38,7 +30,7 @@ export async function recoverTask(orphan: OrphanedTask, deps: RecoveryDeps): Pro
   const { scope, taskId } = orphan;
   // A few rounds at most: each lost race means another writer moved the task on.
   for (let attempt = 0; attempt < 3; attempt++) {
-    const record = await deps.store.get(scope, taskId);
+    const record = await deps.log.store.get(scope, taskId);
     if (!record || isSettled(record.task.status.state)) return; // finished or paused meanwhile
     const { task } = record;
     const message = deps.agent.recovery === 'resume' ? lastUserMessage(task) : undefined;
@@ -63,9 +55,7 @@ export async function recoverTask(orphan: OrphanedTask, deps: RecoveryDeps): Pro
     const handle = new TaskHandle(taskId, task.contextId ?? '');
     const failed: StreamResponse = handle.failed(NOT_RESUMED_TEXT);
     try {
-      const seq = await deps.store.append(scope, taskId, [failed], record.seq);
-      await deps.bus.publish(taskId, { seq, event: failed });
-      deps.onAppend?.(scope, taskId, [{ seq, event: failed }]);
+      await deps.log.append(scope, taskId, [failed], { seq: record.seq, state: task.status.state });
       return;
     } catch (error) {
       if (!(error instanceof ConcurrencyError)) throw error;

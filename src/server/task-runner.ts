@@ -1,24 +1,31 @@
 /**
  * Runs the agent for a task: one writer per task in this process. Every event the agent yields
- * is checked against the state machine, appended to the store's log (optimistic concurrency on
- * the sequence number), then published to the bus. Cancellation aborts the agent's signal and
- * records CANCELED; an agent that throws fails the task with a status message. With ownership
- * (ownership.ts) each execution holds its task's lease and halts, writing nothing more, when
- * another instance finished the task or took it over.
+ * is checked against the state machine and written through the task log (task-log.ts: store,
+ * then bus, then push). Cancellation aborts the agent's signal and records CANCELED; an agent
+ * that throws fails the task with a status message; a store that fails fails it with a message
+ * that says so (never "the agent failed"). With ownership (ownership.ts) each execution holds its
+ * task's lease and halts, writing nothing more, when another instance finished the task or took
+ * it over. However an execution ends, it leaves the running set and its lease is given up, so a
+ * task it could not finish is taken over by recovery instead of being held forever.
  */
 import { A2AError } from '../core/errors.js';
 import { now } from '../core/ids.js';
 import { agentMessage } from '../core/parts.js';
 import type { Message, StreamResponse, Task, TaskState } from '../core/schemas/index.js';
 import { canTransition, isInterrupted, isSettled, isTerminal } from '../core/task-state.js';
-import type { EventBus, LogEntry, MessageIndexing, Scope, TaskStore } from '../stores/types.js';
-import { ConcurrencyError } from '../stores/types.js';
+import type { MessageIndexing, Scope, TaskStore } from '../stores/types.js';
+import { ConcurrencyError, StorageError } from '../stores/types.js';
 import type { Agent, AgentEvent, ExecutionContext } from './agent.js';
 import type { CallContext } from '../core/call-context.js';
 import { MAX_BATCH, next, nextIfReady, type Step } from './agent-steps.js';
 import { RESOLVED, RunContext, abortExecution, whenSettled, type Execution } from './execution.js';
 import { busyElsewhere, reportConflict, type TaskOwnership } from './ownership.js';
 import { TaskHandle } from './task-handle.js';
+import { storageFault, type TaskLog } from './task-log.js';
+
+/** The status message of a task failed because the task store failed (not the agent). */
+export const STORAGE_FAILED_TEXT =
+  'The task store failed while recording this task (a storage fault, not an agent failure), so the task was stopped.';
 
 /** What starting an execution produced: a stateless reply, or a task that now exists. */
 export type StartResult =
@@ -58,14 +65,12 @@ export interface StartOptions {
 
 /** Options of the runner. */
 export interface TaskRunnerOptions {
-  store: TaskStore;
-  bus: EventBus;
+  /** The one write path of tasks. */
+  log: TaskLog;
   agent: Agent;
   /** Put the agent's own error messages in FAILED statuses (default false: internals stay hidden). */
   exposeErrors?: boolean;
   logger?: Pick<Console, 'warn' | 'error'> | undefined;
-  /** Called with every batch of entries once durable and published (push notifications). */
-  onAppend?: ((scope: Scope, taskId: string, entries: LogEntry[]) => void) | undefined;
   /** Leases and cross-instance halts, when several instances share the store. */
   ownership?: TaskOwnership | undefined;
 }
@@ -73,8 +78,13 @@ export interface TaskRunnerOptions {
 /** Starts, resumes and cancels agent executions in this process. */
 export class TaskRunner {
   private readonly running = new Map<string, Execution>();
+  private readonly log: TaskLog;
+  private readonly store: TaskStore;
 
-  constructor(private readonly options: TaskRunnerOptions) {}
+  constructor(private readonly options: TaskRunnerOptions) {
+    this.log = options.log;
+    this.store = options.log.store;
+  }
 
   /** True while this process runs the agent for the task. */
   isRunning(taskId: string): boolean {
@@ -102,6 +112,7 @@ export class TaskRunner {
       ended: false,
       onSettled: undefined,
       settled: undefined,
+      fault: undefined,
     };
     const context = new RunContext(exec, userMessage, before, start);
 
@@ -144,7 +155,7 @@ export class TaskRunner {
         status: { state: 'TASK_STATE_SUBMITTED', timestamp: now() },
         history: [userMessage],
       };
-      await this.options.store.create(scope, task, indexing(start));
+      const created = await this.log.create(scope, task, indexing(start));
       exec.seq = 1;
       this.running.set(taskId, exec);
       if (this.options.ownership || start.onCreated) {
@@ -152,12 +163,11 @@ export class TaskRunner {
           await this.own(exec); // a new task has no other owner
           await start.onCreated?.(taskId);
         } catch (error) {
-          first = { error };
+          // Recorded by drive: a store that failed fails the task saying so.
+          first = { error: storageFault(`prepare task ${taskId}`, error) };
         }
       }
-      const published = this.options.bus.publish(taskId, { seq: 1, event: { task } });
-      if (published) await published;
-      this.options.onAppend?.(scope, taskId, [{ seq: 1, event: { task } }]);
+      await this.log.announce(scope, taskId, [created]);
     }
     const seq = exec.seq;
     exec.done = this.drive(exec, iterator, first);
@@ -247,7 +257,10 @@ export class TaskRunner {
     } catch (error) {
       if (error instanceof ConcurrencyError) {
         this.halt(exec);
-        await reportConflict(this.options.store, exec.scope, taskId, this.options.logger);
+        await reportConflict(this.store, exec.scope, taskId, this.options.logger);
+      } else if (error instanceof StorageError) {
+        exec.fault = error;
+        if (!isTerminal(exec.state) && !exec.stopped) await this.failOnStorage(exec, error);
       } else if (!isTerminal(exec.state) && !exec.stopped) {
         this.options.logger?.error(`a2a-kit: agent failed on task ${taskId}:`, error);
         const detail =
@@ -265,16 +278,51 @@ export class TaskRunner {
     }
   }
 
+  /**
+   * The store failed while the task ran: stops the agent and records FAILED saying so (a few
+   * attempts, the store may be back at once, e.g. after a dropped connection). When even that
+   * fails the execution ends anyway and its lease is given up: recovery takes the task over.
+   */
+  private async failOnStorage(exec: Execution, error: StorageError): Promise<void> {
+    const taskId = exec.handle.id;
+    this.options.logger?.error(`a2a-kit: the task store failed on task ${taskId}:`, error);
+    abortExecution(exec, new A2AError('INTERNAL', 'the task store failed'));
+    const detail = this.options.exposeErrors ? ` (${error.message})` : '';
+    for (const delay of [0, 50, 250]) {
+      if (delay) await new Promise((resolve) => setTimeout(resolve, delay));
+      try {
+        await this.fail(exec, `${STORAGE_FAILED_TEXT}${detail}`);
+        return;
+      } catch (again) {
+        if (again instanceof ConcurrencyError) {
+          // The failed append was committed after all (its acknowledgement was lost): the task
+          // is as recorded, and a blocking call answers from it (or follows it) as usual.
+          exec.fault = undefined;
+          this.halt(exec);
+          return;
+        }
+        if (!(again instanceof StorageError)) throw again;
+      }
+    }
+    this.options.logger?.error(
+      `a2a-kit: could not record the failure of task ${taskId}; recovery will take it over`,
+    );
+  }
+
   /** Holds the task's lease; false when another instance does. */
-  private own(exec: Execution): Promise<boolean> {
+  private async own(exec: Execution): Promise<boolean> {
     const ownership = this.options.ownership;
-    if (!ownership) return Promise.resolve(true);
-    return ownership.acquire({
-      scope: exec.scope,
-      taskId: exec.handle.id,
-      seq: () => exec.seq,
-      halt: () => this.halt(exec),
-    });
+    if (!ownership) return true;
+    try {
+      return await ownership.acquire({
+        scope: exec.scope,
+        taskId: exec.handle.id,
+        seq: () => exec.seq,
+        halt: () => this.halt(exec),
+      });
+    } catch (error) {
+      throw storageFault(`claim the lease of task ${exec.handle.id}`, error);
+    }
   }
 
   /** Stops an execution without writing: its agent's signal is aborted. */
@@ -340,28 +388,11 @@ export class TaskRunner {
 
   private async commit(exec: Execution, events: StreamResponse[], message?: MessageIndexing) {
     try {
-      let state = exec.state;
-      // Terminal tasks never change (cancel may have won); a halted execution writes nothing.
-      if (isTerminal(state) || exec.stopped) return;
-      for (const e of events) {
-        if (!('statusUpdate' in e)) continue;
-        if (!canTransition(state, e.statusUpdate.status.state)) return;
-        state = e.statusUpdate.status.state;
-      }
-      const { store, bus, onAppend } = this.options;
-      const taskId = exec.handle.id;
-      const from = exec.seq;
-      exec.seq = await store.append(exec.scope, taskId, events, from, message);
-      exec.state = state;
-      const entries: LogEntry[] = [];
-      for (let i = 0; i < events.length; i++) {
-        const entry = { seq: from + i + 1, event: events[i] as StreamResponse };
-        entries.push(entry);
-        const published = bus.publish(taskId, entry);
-        if (published) await published;
-      }
-      if (isSettled(state)) exec.onSettled?.();
-      onAppend?.(exec.scope, taskId, entries);
+      // Terminal tasks never change (cancel may have won); a halted execution writes nothing;
+      // a batch that no longer fits the task's state (cancel won) is dropped by the log.
+      if (isTerminal(exec.state) || exec.stopped) return;
+      const written = await this.log.append(exec.scope, exec.handle.id, events, exec, message);
+      if (written && isSettled(exec.state)) exec.onSettled?.();
     } finally {
       exec.pendingWrites--;
     }

@@ -1,7 +1,10 @@
 /**
- * Plug-in points for state: the task store (event log + projected snapshot, optimistic
- * concurrency on a sequence number) and the event bus (live fan-out of appended events).
- * Every implementation runs the exported suites in `a2a-kit/testing`.
+ * Every storage plug-in point of a2a-kit, in one place: the task store (event log + projected
+ * snapshot, optimistic concurrency on a sequence number), the event bus (live fan-out of appended
+ * events), push configs, the push outbox, ownership leases and the log reader of distributed
+ * buses. What a task store offers beyond TaskStore is declared in its `facets`, never guessed.
+ * Every implementation runs the exported suites in `a2a-kit/testing`. Types only (runtime-neutral),
+ * plus the errors stores throw.
  */
 import type {
   ListTasksRequest,
@@ -99,7 +102,7 @@ export interface TaskStore {
     taskId: string,
     events: readonly StreamResponse[],
     expectedSeq: number,
-    options?: MessageIndexing,
+    options?: AppendOptions,
   ): Promise<number>;
   /** The snapshot, or `undefined` when the task does not exist in this scope. */
   get(scope: Scope, taskId: string): Promise<TaskRecord | undefined>;
@@ -124,6 +127,62 @@ export interface TaskStore {
   delete(scope: Scope, taskId: string): Promise<void>;
   /** Releases resources (timers, connections). */
   close(): Promise<void>;
+  /** What this store offers besides tasks (absent: nothing more). */
+  readonly facets?: StoreFacets | undefined;
+}
+
+/** Options of {@link TaskStore.append}. */
+export interface AppendOptions extends MessageIndexing {
+  /**
+   * Push fan-out in the append's own transaction (stores whose facets include a `pushOutbox`):
+   * for each event `push.select` picks, one delivery per push config the task has is enqueued,
+   * with the event's seq and its StreamResponse JSON as body. Either the events and their
+   * deliveries are both durable, or neither is.
+   */
+  readonly push?: AppendPush | undefined;
+}
+
+/** Which appended events get push deliveries, and who hears that some were enqueued. */
+export interface AppendPush {
+  readonly select: (event: StreamResponse) => boolean;
+  /** Called before `append` resolves when it enqueued at least one delivery. */
+  readonly enqueued: () => void;
+}
+
+/**
+ * The optional capabilities of a task store, declared instead of detected. Each is kept in the
+ * same database as the tasks (deleted with them).
+ */
+export interface StoreFacets {
+  /** Push notification configs of the tasks. */
+  readonly pushConfigs?: PushConfigStore | undefined;
+  /** The durable push outbox; the store's `append` can enqueue into it (AppendOptions.push). */
+  readonly pushOutbox?: PushOutbox | undefined;
+  /** Ownership leases on running tasks (stores several instances share). */
+  readonly leases?: LeaseStore | undefined;
+  /**
+   * False for a store only servers of one process can share (memory): its leases are used when
+   * ownership is asked for, not by default. Default true.
+   */
+  readonly leasesByDefault?: boolean | undefined;
+}
+
+/**
+ * Thrown by a2a-kit when the task store (or its database) failed, as opposed to the agent or the
+ * caller: the operation it names may or may not have been recorded.
+ */
+export class StorageError extends Error {
+  override readonly name = 'StorageError';
+  constructor(
+    /** What was being done, e.g. `append to task abc`. */
+    readonly operation: string,
+    cause: unknown,
+  ) {
+    super(
+      `the task store failed to ${operation}: ${cause instanceof Error ? cause.message : String(cause)}`,
+      { cause },
+    );
+  }
 }
 
 /** Receives the entries appended to one task, in order. */
@@ -159,7 +218,113 @@ export interface PushConfigStore {
   deletePushConfig(scope: Scope, taskId: string, id: string): Promise<void>;
 }
 
-/** True when a task store also keeps push configs. */
-export function hasPushConfigs(store: TaskStore): store is TaskStore & PushConfigStore {
-  return typeof (store as Partial<PushConfigStore>).putPushConfig === 'function';
+/**
+ * The log readers a distributed event bus uses to fetch entries too large for its transport and
+ * the tail of a task after a reconnection (PostgresTaskStore implements it).
+ */
+export interface LogSource {
+  /** The entry `seq` of a task's log, whatever its scope (the bus is trusted server code). */
+  entryAt(taskId: string, seq: number): Promise<LogEntry | undefined>;
+  /** The last entry of a task's log, whatever its scope. */
+  lastEntry(taskId: string): Promise<LogEntry | undefined>;
+}
+
+// Ownership leases (scale-out): a running task is owned by one server instance through a lease
+// that the instance renews with heartbeats. When an instance dies its leases expire and another
+// instance takes the task over (resumes or fails it). Lease times come from the store's own clock
+// (the database server's for PostgreSQL), never from the caller: instances whose clocks disagree
+// must still agree on when a lease expired.
+
+/** A running task whose owner stopped renewing its lease (or that was never claimed). */
+export interface OrphanedTask {
+  readonly scope: Scope;
+  readonly taskId: string;
+  /** The instance that held the lease, if any. */
+  readonly previousOwner: string | undefined;
+}
+
+/** Leases on running tasks, kept beside the tasks (stores that several instances share). */
+export interface LeaseStore {
+  /**
+   * Takes the lease of an unfinished task for `ttlMs` when nobody holds it, `instanceId` already
+   * does, or the holder's lease expired. Atomic: of two instances claiming, one gets `true`.
+   */
+  claim(taskId: string, instanceId: string, ttlMs: number): Promise<boolean>;
+  /** Extends the leases `instanceId` holds among `taskIds`; returns the ids it still holds. */
+  renew(instanceId: string, taskIds: readonly string[], ttlMs: number): Promise<string[]>;
+  /** Gives the lease up (a no-op unless `instanceId` holds it). */
+  release(taskId: string, instanceId: string): Promise<void>;
+  /**
+   * Unfinished tasks that are not waiting for input (SUBMITTED, WORKING) whose lease expired, or
+   * that nobody claimed and that have not changed for `unclaimedMs`; at most `limit` of them.
+   */
+  expired(limit: number, unclaimedMs: number): Promise<OrphanedTask[]>;
+  /**
+   * Expires at once the leases of unfinished tasks not held by `instanceId`, for a store no other
+   * live instance uses (one process on a SQLite file, just restarted); returns how many.
+   */
+  expireOthers(instanceId: string): Promise<number>;
+}
+
+// The durable push outbox: every notification is written here before anything is sent, so a
+// restart loses nothing pending. Deliveries of one (task, config) pair go out strictly in log
+// order: only the oldest pending delivery of a pair can be claimed, so a retried delivery holds
+// back the ones after it. Claims carry a lease; a worker that dies leaves its claims to expire and
+// another worker (or the restarted process) takes them over.
+
+/** A delivery to write: one log entry of one task for one push config. */
+export interface NewDelivery {
+  /** Unique id of the delivery (stable across its attempts). */
+  readonly id: string;
+  readonly scope: Scope;
+  readonly taskId: string;
+  readonly configId: string;
+  /** The log sequence number of the event; orders the deliveries of a (task, config) pair. */
+  readonly seq: number;
+  /** The exact request body: StreamResponse JSON (UTF-8 text). */
+  readonly body: string;
+}
+
+/** Where a delivery is in its life: waiting (or in flight under a lease), or given up. */
+export type DeliveryState = 'pending' | 'failed';
+
+/** A delivery claimed by one worker under a lease. */
+export interface ClaimedDelivery extends NewDelivery {
+  /** Attempts already made before this one. */
+  readonly attempt: number;
+  /** The claim token; complete/retry/fail/release only act while it is still current. */
+  readonly claim: string;
+}
+
+/** A delivery as stored, for inspection and tests. */
+export interface StoredDelivery extends NewDelivery {
+  readonly attempt: number;
+  readonly state: DeliveryState;
+  /** Milliseconds since the epoch (store clock) when it may next be attempted. */
+  readonly nextAttemptAt: number;
+  readonly lastError?: string | undefined;
+}
+
+/** The claim a worker holds on a delivery. */
+export type ClaimRef = Pick<ClaimedDelivery, 'id' | 'claim'>;
+
+/** Durable queue of push deliveries with per-(task, config) ordering and leased claims. */
+export interface PushOutbox {
+  /** Writes deliveries durably; a repeated (taskId, configId, seq) is ignored. */
+  enqueue(deliveries: readonly NewDelivery[]): Promise<void>;
+  /**
+   * Claims up to `limit` due deliveries for `leaseMs`: pending, due, not under a live lease, and
+   * the oldest pending one of their (task, config) pair.
+   */
+  claim(limit: number, leaseMs: number): Promise<ClaimedDelivery[]>;
+  /** Delivered (or no longer deliverable because its config is gone): the delivery is removed. */
+  complete(ref: ClaimRef): Promise<void>;
+  /** The attempt failed and may be retried after `delayMs`; counts the attempt. */
+  retry(ref: ClaimRef, delayMs: number, error: string): Promise<void>;
+  /** Gives up: counts the attempt and keeps the delivery as `failed` (deleted with its task). */
+  fail(ref: ClaimRef, error: string): Promise<void>;
+  /** Gives a claim back without counting an attempt (a worker shutting down). */
+  release(ref: ClaimRef): Promise<void>;
+  /** The deliveries of one task, by config then seq (inspection, tests). */
+  list(taskId: string): Promise<StoredDelivery[]>;
 }

@@ -1,22 +1,21 @@
 /**
- * The conformance suite of ownership leases (issue 4, item 4), run by every store that keeps
+ * The conformance suite of ownership leases (`facets.leases`), run by every store that keeps
  * them: `runLeaseStoreSuite({ name: 'sqlite', create: () => new SqliteTaskStore({ path }) })`.
  * Tests use fresh ids and only look at their own tasks, so stores may share data.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { TaskState } from '../core/schemas/index.js';
-import type { LeaseStore, LeasingTaskStore, OrphanedTask } from '../stores/leases.js';
-import type { Scope } from '../stores/types.js';
-import { freshScopes, newTask, statusEvent } from './store-fixtures.js';
+import type { LeaseStore, OrphanedTask, Scope, TaskStore } from '../stores/types.js';
+import { facet, freshScopes, newTask, statusEvent } from './store-fixtures.js';
 
 /** Options of {@link runLeaseStoreSuite}. */
 export interface LeaseStoreSuiteOptions {
   /** Shown in the test names. */
   name: string;
   /** A new open store for one test. */
-  create: () => Promise<LeasingTaskStore> | LeasingTaskStore;
+  create: () => Promise<TaskStore> | TaskStore;
   /** Runs after each test once the store is closed. */
-  cleanup?: (store: LeasingTaskStore) => Promise<void> | void;
+  cleanup?: (store: TaskStore) => Promise<void> | void;
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -25,12 +24,12 @@ const LONG = 60_000;
 /** Registers the LeaseStore conformance tests for one implementation. */
 export function runLeaseStoreSuite(options: LeaseStoreSuiteOptions): void {
   describe(`LeaseStore conformance: ${options.name}`, () => {
-    let store: LeasingTaskStore | undefined;
+    let store: TaskStore | undefined;
     let leases: LeaseStore;
     let scope: Scope;
     beforeEach(async () => {
       store = await options.create();
-      leases = store.leaseStore();
+      leases = facet(store, 'leases');
       scope = freshScopes().scope;
     });
     afterEach(async () => {

@@ -5,18 +5,27 @@
  * tasks' deliveries, so a shared database with other rows works.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type {
-  ClaimedDelivery,
-  NewDelivery,
-  PushOutbox,
-  PushOutboxProvider,
-} from '../push/outbox.js';
-import type { Scope } from '../stores/types.js';
+import type { StreamResponse } from '../core/schemas/index.js';
+import {
+  ConcurrencyError,
+  type AppendPush,
+  type ClaimedDelivery,
+  type NewDelivery,
+  type PushOutbox,
+  type Scope,
+} from '../stores/types.js';
 import { pushConfig, type PushConfigTaskStore } from './push-config-suite.js';
-import { freshScopes, newTask, uniqueId } from './store-fixtures.js';
+import {
+  artifactEvent,
+  facet,
+  freshScopes,
+  newTask,
+  statusEvent,
+  uniqueId,
+} from './store-fixtures.js';
 
-/** A store with push configs and an outbox. */
-export type PushOutboxTaskStore = PushConfigTaskStore & PushOutboxProvider;
+/** A store with push configs and an outbox (`facets.pushConfigs`, `facets.pushOutbox`). */
+export type PushOutboxTaskStore = PushConfigTaskStore;
 
 /** Options of {@link runPushOutboxSuite}. */
 export interface PushOutboxSuiteOptions {
@@ -34,7 +43,7 @@ export function runPushOutboxSuite(options: PushOutboxSuiteOptions): void {
       if (!current) throw new Error('the store is only available inside a test');
       return current;
     };
-    const outbox = (): PushOutbox => store().pushOutbox();
+    const outbox = (): PushOutbox => facet(store(), 'pushOutbox');
     beforeEach(async () => {
       current = await options.create();
     });
@@ -48,7 +57,8 @@ export function runPushOutboxSuite(options: PushOutboxSuiteOptions): void {
       const { scope } = freshScopes();
       const task = newTask({});
       await store().create(scope, task);
-      for (const id of ['a', 'b']) await store().putPushConfig(scope, pushConfig(task.id, id));
+      const configs = facet(store(), 'pushConfigs');
+      for (const id of ['a', 'b']) await configs.putPushConfig(scope, pushConfig(task.id, id));
       const delivery = (configId: string, seq: number): NewDelivery => ({
         id: uniqueId('d'),
         scope,
@@ -58,7 +68,7 @@ export function runPushOutboxSuite(options: PushOutboxSuiteOptions): void {
         body: `{"n":${seq},"text":"caf\u00e9 \u{1f600}"}`,
       });
       const claim = (leaseMs = LEASE) => claimOwn(outbox(), task.id, leaseMs);
-      return { scope, taskId: task.id, delivery, claim };
+      return { scope, task, taskId: task.id, delivery, claim };
     };
     const keys = (claimed: readonly ClaimedDelivery[]) =>
       claimed.map((d) => `${d.configId}${d.seq}#${d.attempt}`).sort();
@@ -141,6 +151,60 @@ export function runPushOutboxSuite(options: PushOutboxSuiteOptions): void {
       await store().delete(scope, taskId);
       expect(await outbox().list(taskId)).toEqual([]);
       expect(await claim()).toEqual([]);
+    });
+
+    /** Picks status updates; counts how often the store said it enqueued. */
+    const statusOnly = () => {
+      const heard = { enqueued: 0 };
+      const push: AppendPush = {
+        select: (event: StreamResponse) => 'statusUpdate' in event,
+        enqueued: () => heard.enqueued++,
+      };
+      return { push, heard };
+    };
+
+    it('enqueues the deliveries an append selects, per config, with the seq and exact JSON of each event', async () => {
+      const { scope, task, taskId } = await fixture();
+      const { push, heard } = statusOnly();
+      const working = statusEvent(task, 'TASK_STATE_WORKING');
+      const chunk = artifactEvent(task, {
+        artifactId: 'a1',
+        parts: [{ text: 'caf\u00e9 \u{1f600}' }],
+      });
+      const done = statusEvent(task, 'TASK_STATE_COMPLETED');
+      await store().append(scope, taskId, [working, chunk], 1, { push });
+      await store().append(scope, taskId, [done], 3, { push });
+      const stored = await outbox().list(taskId);
+      expect(stored.map((d) => `${d.configId}${d.seq}:${d.state}`)).toEqual([
+        'a2:pending',
+        'a4:pending',
+        'b2:pending',
+        'b4:pending',
+      ]);
+      for (const d of stored) {
+        expect(d.body).toBe(JSON.stringify(d.seq === 2 ? working : done));
+        expect(d.scope).toEqual(scope);
+      }
+      expect(new Set(stored.map((d) => d.id)).size).toBe(4);
+      expect(heard.enqueued).toBe(2);
+      expect(keys(await claimOwn(outbox(), taskId, LEASE))).toEqual(['a2#0', 'b2#0']);
+    });
+
+    it('enqueues nothing for an append that is refused, nor for a task without configs', async () => {
+      const { scope, task, taskId } = await fixture();
+      const { push, heard } = statusOnly();
+      const late = statusEvent(task, 'TASK_STATE_WORKING');
+      await expect(store().append(scope, taskId, [late], 7, { push })).rejects.toBeInstanceOf(
+        ConcurrencyError,
+      );
+      const bare = newTask({});
+      await store().create(scope, bare);
+      await store().append(scope, bare.id, [statusEvent(bare, 'TASK_STATE_WORKING')], 1, {
+        push,
+      });
+      expect(await outbox().list(taskId)).toEqual([]);
+      expect(await outbox().list(bare.id)).toEqual([]);
+      expect(heard.enqueued).toBe(0);
     });
 
     it('keeps deliveries apart per task', async () => {

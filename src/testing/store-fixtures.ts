@@ -4,7 +4,19 @@
  * tests.
  */
 import type { Artifact, Message, StreamResponse, Task, TaskState } from '../core/schemas/index.js';
-import type { Scope } from '../stores/types.js';
+import type { Scope, StoreFacets, TaskStore } from '../stores/types.js';
+
+/** One declared capability of a store (its `facets`); fails the test when it is not offered. */
+export function facet<K extends keyof StoreFacets>(
+  store: TaskStore,
+  name: K,
+): NonNullable<StoreFacets[K]> {
+  const value = store.facets?.[name];
+  if (value === undefined || value === null) {
+    throw new Error(`this store declares no \`facets.${name}\`: the suite needs it`);
+  }
+  return value;
+}
 
 /** A unique id with a readable prefix. */
 export function uniqueId(prefix: string): string {

@@ -32,8 +32,8 @@ const artifactText = (task: { artifacts?: { parts: unknown[] }[] | undefined }) 
 
 for (const [name, options] of stores) {
   serverSuite(
-    `Retried sends (${name})`,
-    () => startServer(agent, options()),
+    `Retried sends with a 60 s window (${name})`,
+    () => startServer(agent, { ...options(), idempotency: { windowMs: 60_000 } }),
     () => {
       verifies(
         [68],
@@ -145,6 +145,39 @@ serverSuite(
       const late = taskOf(ok(await b.call('SendMessage', { message })));
       expect(late.id).not.toBe(first.id);
       expect(probe.runs.get(message.messageId)).toBe(2);
+    });
+  },
+);
+
+serverSuite(
+  'Retried sends at the defaults (a retry joins a running attempt only)',
+  () => startServer(agent, {}),
+  () => {
+    verifies(
+      [68],
+      'the same message after its task settled is processed as a new message (as the TCK expects)',
+      async (b) => {
+        const message = userMessage('echo again');
+        const first = taskOf(ok(await b.call('SendMessage', { message })));
+        expect(first.status.state).toBe('TASK_STATE_COMPLETED');
+        const second = taskOf(ok(await b.call('SendMessage', { message })));
+        expect(second.id).not.toBe(first.id);
+        expect(probe.runs.get(message.messageId)).toBe(2);
+      },
+    );
+
+    verifies([68], 'the same message while its first attempt runs joins it', async (b) => {
+      const message = userMessage('wait');
+      const first = taskOf(
+        ok(await b.call('SendMessage', { message, configuration: { returnImmediately: true } })),
+      );
+      expect(first.status.state).not.toBe('TASK_STATE_COMPLETED');
+      const again = taskOf(
+        ok(await b.call('SendMessage', { message, configuration: { returnImmediately: true } })),
+      );
+      expect(again.id).toBe(first.id);
+      expect(probe.runs.get(message.messageId)).toBe(1);
+      await b.call('CancelTask', { id: first.id });
     });
   },
 );

@@ -1,6 +1,6 @@
 /** `a2a serve`: runs the demo agent in this process until Ctrl+C. */
 import type * as DemoMain from '../../demo/main.js';
-import { DEFAULT_STORE_PATH, storeSettingsFromEnv } from '../../stores/open.js';
+import { DEFAULT_STORE_PATH, storeSettingsFromEnv } from '../../node/open-store.js';
 import { EXAMPLE_URL, type Command } from '../command.js';
 import { CliError, EXIT } from '../exit-codes.js';
 import { booleanFlag, intFlag, stringFlag } from '../options.js';

@@ -5,7 +5,7 @@
  */
 import type { Task, TaskState } from '../../core/schemas/index.js';
 import { isInterrupted, isTerminal } from '../../core/task-state.js';
-import type { LeaseStore, OrphanedTask } from '../leases.js';
+import type { LeaseStore, OrphanedTask } from '../types.js';
 import type { Scope } from '../types.js';
 
 /** What the leases read of a MemoryTaskStore entry. */

@@ -8,7 +8,7 @@ import type {
   NewDelivery,
   PushOutbox,
   StoredDelivery,
-} from '../../push/outbox.js';
+} from '../types.js';
 
 interface Row extends StoredDelivery {
   attempt: number;
@@ -29,6 +29,11 @@ export class MemoryPushOutbox implements PushOutbox {
   constructor(private readonly clock: () => number = Date.now) {}
 
   async enqueue(deliveries: readonly NewDelivery[]): Promise<void> {
+    this.add(deliveries);
+  }
+
+  /** Enqueues at once (the store's append calls it in the same turn as the events' write). */
+  add(deliveries: readonly NewDelivery[]): void {
     const now = this.clock();
     for (const d of deliveries) {
       const key = `${pairKey(d)}\u0000${d.seq}`;

@@ -3,12 +3,7 @@
  * is read most) it keeps its projection and its events as objects; then it is packed into one
  * string (./packed-task.ts) and keeps only what retention and the indexes need.
  */
-import {
-  TaskTransitionError,
-  canTransition,
-  isTerminal,
-  type TaskProjection,
-} from '../../core/task-state.js';
+import { TaskTransitionError, batchProblem, type TaskProjection } from '../../core/task-state.js';
 import type { StreamResponse, Task, TaskState } from '../../core/schemas/index.js';
 import type { Scope } from '../types.js';
 import type { Indexed, ScopeIndex } from './list-index.js';
@@ -72,23 +67,10 @@ export class TaskEntry implements Indexed {
 }
 
 /**
- * Validates a batch against the state machine before anything is written, so a batch with one
- * forbidden change leaves the task and its log untouched: the checks and errors of
- * TaskProjection.apply, on the states alone.
+ * Validates a batch against the state machine (`batchProblem`) before anything is written, so a
+ * batch with one forbidden change leaves the task and its log untouched.
  */
 export function checkTransitions(entry: TaskEntry, events: readonly StreamResponse[]): void {
-  let state = entry.state;
-  for (const event of events) {
-    if ('task' in event) throw new TaskTransitionError('a task snapshot can only start a log');
-    if (isTerminal(state)) {
-      throw new TaskTransitionError(`task ${entry.id} is ${state}: it can no longer change`);
-    }
-    if ('statusUpdate' in event) {
-      const next = event.statusUpdate.status.state;
-      if (!canTransition(state, next)) {
-        throw new TaskTransitionError(`task cannot move from ${state} to ${next}`);
-      }
-      state = next;
-    }
-  }
+  const problem = batchProblem(entry.state, events);
+  if (problem !== undefined) throw new TaskTransitionError(`task ${entry.id}: ${problem}`);
 }

@@ -7,17 +7,22 @@ import { A2AError } from '../../core/errors.js';
 import { TaskProjection, isTerminal } from '../../core/task-state.js';
 import type { StreamResponse, Task } from '../../core/schemas/index.js';
 import { decodePageToken, encodePageToken } from '../paging.js';
+import { newId } from '../../core/ids.js';
 import {
   ConcurrencyError,
   type IndexedMessage,
   type LogEntry,
   type MessageIndexing,
+  type AppendOptions,
+  type AppendPush,
+  type NewDelivery,
   type PushConfigStore,
   type Scope,
   type StoredPushConfig,
   type TaskPage,
   type TaskQuery,
   type TaskRecord,
+  type StoreFacets,
   type TaskStore,
 } from '../types.js';
 import { FinishedQueue } from './finished-queue.js';
@@ -65,11 +70,19 @@ export class MemoryTaskStore implements TaskStore, PushConfigStore {
   private readonly ttlMs: number;
   private readonly maxTasks: number;
   private readonly timer: ReturnType<typeof setInterval>;
-  private outbox: MemoryPushOutbox | undefined;
+  private readonly outbox = new MemoryPushOutbox();
   private readonly leases = new MemoryLeases(this.running);
   private finished = 0;
-  /** Shared only by servers of one process: leases when ownership is asked for (leases.ts). */
-  readonly leasesByDefault = false;
+  /**
+   * Push configs, the push outbox and leases. Shared only by servers of one process: leases
+   * are used when ownership is asked for, not by default.
+   */
+  readonly facets: StoreFacets = {
+    pushConfigs: this,
+    pushOutbox: this.outbox,
+    leases: this.leases,
+    leasesByDefault: false,
+  };
   /** The last status timestamp seen: tasks changed in the same millisecond share the string. */
   private lastTs = '';
 
@@ -103,7 +116,7 @@ export class MemoryTaskStore implements TaskStore, PushConfigStore {
     taskId: string,
     events: readonly StreamResponse[],
     expectedSeq: number,
-    options: MessageIndexing = {},
+    options: AppendOptions = {},
   ): Promise<number> {
     const entry = this.entry(scope, taskId);
     if (!entry)
@@ -128,6 +141,7 @@ export class MemoryTaskStore implements TaskStore, PushConfigStore {
       entry.seq = live.events.length;
       if (statusChanged) this.statusChanged(entry, live, now);
     }
+    if (options.push) this.fanOut(scope, entry, events, expectedSeq, options.push);
     return entry.seq;
   }
 
@@ -227,7 +241,38 @@ export class MemoryTaskStore implements TaskStore, PushConfigStore {
 
   /** The push outbox of this store (in memory: pending deliveries do not survive a restart). */
   pushOutbox(): MemoryPushOutbox {
-    return (this.outbox ??= new MemoryPushOutbox());
+    return this.outbox;
+  }
+
+  /** The deliveries of appended events (AppendOptions.push), in the append's own turn. */
+  private fanOut(
+    scope: Scope,
+    entry: TaskEntry,
+    events: readonly StreamResponse[],
+    expectedSeq: number,
+    push: AppendPush,
+  ): void {
+    const configs = this.pushConfigs.get(entry.id);
+    if (configs === undefined) return;
+    const deliveries: NewDelivery[] = [];
+    for (let i = 0; i < events.length; i++) {
+      const event = events[i] as StreamResponse;
+      if (!push.select(event)) continue;
+      const body = JSON.stringify(event);
+      for (const configId of configs.keys()) {
+        deliveries.push({
+          id: newId(),
+          scope,
+          taskId: entry.id,
+          configId,
+          seq: expectedSeq + i + 1,
+          body,
+        });
+      }
+    }
+    if (deliveries.length === 0) return;
+    this.outbox.add(deliveries);
+    push.enqueued();
   }
 
   /** Number of tasks held (for tests and metrics). */
@@ -288,7 +333,7 @@ export class MemoryTaskStore implements TaskStore, PushConfigStore {
     this.tasks.delete(id);
     this.running.delete(id);
     this.pushConfigs.delete(id);
-    this.outbox?.dropTask(id);
+    this.outbox.dropTask(id);
     this.leases.forget(id);
     if (isTerminal(entry.state)) this.finished--;
     index.remove(entry);

@@ -12,18 +12,10 @@
  *   the last log entry of every subscribed task, so a subscriber that missed entries sees a seq
  *   gap and catches up from the log. Without `store`, it catches up at the task's next entry.
  */
-import type { EventBus, LogEntry, LogListener } from '../types.js';
+import type { EventBus, LogEntry, LogListener, LogSource } from '../types.js';
 import { connect, type Connection, type PostgresConnectionOptions } from './connection.js';
 import { Listener } from './listener.js';
 import { statementName } from './statements.js';
-
-/** The log readers the PostgreSQL event bus uses to fetch entries too large for a NOTIFY. */
-export interface LogSource {
-  /** The entry `seq` of a task's log, whatever its scope (the bus is trusted server code). */
-  entryAt(taskId: string, seq: number): Promise<LogEntry | undefined>;
-  /** The last entry of a task's log, whatever its scope. */
-  lastEntry(taskId: string): Promise<LogEntry | undefined>;
-}
 
 /** Options of {@link PostgresEventBus}. */
 export interface PostgresEventBusOptions extends PostgresConnectionOptions {

@@ -5,7 +5,8 @@
 export { PostgresTaskStore } from './task-store.js';
 export type { PostgresTaskStoreOptions } from './task-store.js';
 export { PostgresEventBus } from './event-bus.js';
-export type { LogSource, PostgresEventBusOptions } from './event-bus.js';
+export type { PostgresEventBusOptions } from './event-bus.js';
+export type { LogSource } from '../types.js';
 export type { PostgresConnectionOptions } from './connection.js';
 export { MIGRATIONS, SCHEMA_VERSION, migrate } from './migrations.js';
 export type { Migration } from './migrations.js';

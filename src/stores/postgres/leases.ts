@@ -4,7 +4,7 @@
  * disagree still agree on when a lease expired. One statement per call.
  */
 import type { Pool, QueryResultRow } from 'pg';
-import type { LeaseStore, OrphanedTask } from '../leases.js';
+import type { LeaseStore, OrphanedTask } from '../types.js';
 import { statementName, type Statement } from './statements.js';
 
 // Running = unfinished and not waiting for the client (spec §3.1: INPUT_/AUTH_REQUIRED).

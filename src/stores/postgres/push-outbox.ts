@@ -11,7 +11,7 @@ import type {
   NewDelivery,
   PushOutbox,
   StoredDelivery,
-} from '../../push/outbox.js';
+} from '../types.js';
 import type { PushStatements } from './push-statements.js';
 import type { Statement } from './statements.js';
 

@@ -54,7 +54,9 @@ export function statements(schema: string, s: string) {
      * a concurrent writer waits, then finds the seq moved and updates nothing), then the events
      * and the message index are inserted only if it matched.
      * $1 id, $2 tenant, $3 owner, $4 expected seq, $5 events json array, $6 count,
-     * $7 allowed states, $8 new state, $9 new status_ts, $10 terminal, $11 messageId, $12 fingerprint.
+     * $7 allowed states, $8 new state, $9 new status_ts, $10 terminal, $11 messageId, $12 fingerprint,
+     * $13 positions (1-based) of the events to enqueue as push deliveries, one per push config
+     * of the task, in the same statement (so in the same transaction as the events).
      */
     append: named(
       'append',
@@ -77,8 +79,18 @@ export function statements(schema: string, s: string) {
          SELECT tenant, owner, $11::text, id, $12::text FROM upd WHERE $11::text IS NOT NULL
          ON CONFLICT (tenant, owner, message_id) DO UPDATE SET task_id = EXCLUDED.task_id,
            fingerprint = EXCLUDED.fingerprint, indexed_at = now()
+       ), push AS (
+         INSERT INTO ${s}.push_outbox (id, task_id, config_id, tenant, owner, seq, body)
+         SELECT gen_random_uuid()::text, upd.id, c.id, c.tenant, c.owner,
+                $4::integer + e.ord, e.body::text
+         FROM upd
+         JOIN ${s}.push_configs c ON c.task_id = upd.id
+         CROSS JOIN json_array_elements($5::json) WITH ORDINALITY AS e(body, ord)
+         WHERE e.ord = ANY($13::integer[])
+         ON CONFLICT DO NOTHING
+         RETURNING 1
        )
-       SELECT rid::text AS rid FROM upd`,
+       SELECT rid::text AS rid, (SELECT count(*)::integer FROM push) AS pushed FROM upd`,
     ),
     /** Why an append matched nothing. $1 id. */
     inspect: named('inspect', `SELECT tenant, owner, seq, state FROM ${s}.tasks WHERE id = $1`),

@@ -7,22 +7,24 @@
 import type { Pool, QueryResultRow } from 'pg';
 import { A2AError } from '../../core/errors.js';
 import type { StreamResponse, Task, TaskState } from '../../core/schemas/index.js';
-import { isTerminal } from '../../core/task-state.js';
+import { batchProblem, isTerminal } from '../../core/task-state.js';
 import {
   ConcurrencyError,
   type IndexedMessage,
   type LogEntry,
   type MessageIndexing,
+  type AppendOptions,
+  type LogSource,
   type PushConfigStore,
   type Scope,
   type StoredPushConfig,
   type TaskPage,
   type TaskQuery,
   type TaskRecord,
+  type StoreFacets,
   type TaskStore,
 } from '../types.js';
 import { connect, type Connection, type PostgresConnectionOptions } from './connection.js';
-import type { LogSource } from './event-bus.js';
 import { PostgresLeases } from './leases.js';
 import { migrate } from './migrations.js';
 import { ProjectionCache, advance, project, type CachedTask } from './projection-cache.js';
@@ -30,7 +32,7 @@ import { PostgresPushConfigs } from './push-configs.js';
 import { PostgresPushOutbox } from './push-outbox.js';
 import { pushStatements } from './push-statements.js';
 import { statements, type Statement, type Statements } from './statements.js';
-import { allowedFrom, transitionError, transitionProblem } from './transitions.js';
+import { allowedFrom, transitionError } from './transitions.js';
 import { listPage } from './list-query.js';
 
 /** Options of {@link PostgresTaskStore.open}. */
@@ -67,6 +69,8 @@ export class PostgresTaskStore implements TaskStore, PushConfigStore, LogSource 
   private readonly leases: PostgresLeases;
   private timer: ReturnType<typeof setInterval> | undefined;
   private closed = false;
+  /** Push configs, the shared push outbox and ownership leases, in the same database. */
+  readonly facets: StoreFacets;
 
   private constructor(
     private readonly conn: Connection,
@@ -78,6 +82,7 @@ export class PostgresTaskStore implements TaskStore, PushConfigStore, LogSource 
     this.push = new PostgresPushConfigs(conn.pool, push);
     this.outbox = new PostgresPushOutbox(conn.pool, push);
     this.leases = new PostgresLeases(conn.pool, conn.schema, conn.quoted);
+    this.facets = { pushConfigs: this, pushOutbox: this.outbox, leases: this.leases };
   }
 
   /** Connects, applies pending migrations (under an advisory lock) and returns the store. */
@@ -137,11 +142,17 @@ export class PostgresTaskStore implements TaskStore, PushConfigStore, LogSource 
     taskId: string,
     events: readonly StreamResponse[],
     expectedSeq: number,
-    options: MessageIndexing = {},
+    options: AppendOptions = {},
   ): Promise<number> {
+    const pushed: number[] = [];
+    if (options.push) {
+      for (let i = 0; i < events.length; i++) {
+        if (options.push.select(events[i] as StreamResponse)) pushed.push(i + 1);
+      }
+    }
     let status: { state: TaskState; timestamp?: string | undefined } | undefined;
     for (const e of events) if ('statusUpdate' in e) status = e.statusUpdate.status;
-    const { rows } = await this.run<{ rid: string }>(this.sql.append, [
+    const { rows } = await this.run<{ rid: string; pushed: number }>(this.sql.append, [
       taskId,
       scope.tenant,
       scope.owner,
@@ -154,9 +165,11 @@ export class PostgresTaskStore implements TaskStore, PushConfigStore, LogSource 
       status !== undefined && isTerminal(status.state),
       options.messageId ?? null,
       options.fingerprint ?? '',
+      pushed,
     ]);
     const row = rows[0];
     if (!row) throw await this.refusal(scope, taskId, events, expectedSeq);
+    if (row.pushed > 0) options.push?.enqueued();
     const cached = this.cache.peek(taskId);
     // Moved forward in place only when it is exactly at expectedSeq; otherwise the next read
     // brings it up to date from the log.
@@ -341,7 +354,7 @@ export class PostgresTaskStore implements TaskStore, PushConfigStore, LogSource 
     if (!row || row.tenant !== scope.tenant || row.owner !== scope.owner) {
       return new A2AError('TASK_NOT_FOUND', `Task ${taskId} not found`, { metadata: { taskId } });
     }
-    if (row.seq !== expectedSeq || transitionProblem(row.state, events) === undefined) {
+    if (row.seq !== expectedSeq || batchProblem(row.state, events) === undefined) {
       return new ConcurrencyError(taskId, expectedSeq, row.seq);
     }
     return transitionError(taskId, row.state, events);

@@ -4,7 +4,7 @@
  * the file also uses. Writes go through the store's group commit (write-batch.ts).
  */
 import type Database from 'better-sqlite3';
-import type { LeaseStore, OrphanedTask } from '../leases.js';
+import type { LeaseStore, OrphanedTask } from '../types.js';
 import type { WriteBatch } from './write-batch.js';
 
 type Stmt<P extends unknown[], R = unknown> = Database.Statement<P, R>;

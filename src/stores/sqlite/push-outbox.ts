@@ -10,7 +10,7 @@ import type {
   NewDelivery,
   PushOutbox,
   StoredDelivery,
-} from '../../push/outbox.js';
+} from '../types.js';
 
 type Stmt<P extends unknown[], R = unknown> = Database.Statement<P, R>;
 
@@ -41,6 +41,7 @@ export class SqlitePushOutbox implements PushOutbox {
   private readonly giveUp: Stmt<[error: string, id: string, claim: string]>;
   private readonly free: Stmt<[id: string, claim: string]>;
   private readonly byTask: Stmt<[taskId: string], Row>;
+  private readonly fanout: Stmt<[{ taskId: string; seq: number; body: string; now: number }]>;
   private readonly enqueueTx;
   private readonly claimTx;
 
@@ -76,6 +77,13 @@ export class SqlitePushOutbox implements PushOutbox {
     this.byTask = db.prepare(
       `SELECT ${COLUMNS} FROM push_outbox WHERE task_id = ? ORDER BY config_id, seq`,
     );
+    // One delivery per config of the task; the config row carries the task's scope.
+    this.fanout = db.prepare(
+      `INSERT OR IGNORE INTO push_outbox
+         (id, task_id, config_id, tenant, owner, seq, body, next_attempt_at)
+       SELECT lower(hex(randomblob(16))), task_id, id, tenant, owner, @seq, @body, @now
+       FROM push_configs WHERE task_id = @taskId`,
+    );
     this.enqueueTx = db.transaction((rows: readonly NewRow[]) => {
       for (const row of rows) this.insert.run(row);
     });
@@ -103,6 +111,15 @@ export class SqlitePushOutbox implements PushOutbox {
         now,
       })),
     );
+  }
+
+  /**
+   * Enqueues one delivery of a log entry per push config of its task, inside the caller's
+   * transaction (the append that writes the entry): both are committed, or neither. Returns
+   * how many it enqueued.
+   */
+  fanOut(taskId: string, seq: number, body: string): number {
+    return this.fanout.run({ taskId, seq, body, now: this.clock() }).changes;
   }
 
   async claim(limit: number, leaseMs: number): Promise<ClaimedDelivery[]> {

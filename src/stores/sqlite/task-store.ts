@@ -18,10 +18,11 @@
 import type Database from 'better-sqlite3';
 import { A2AError } from '../../core/errors.js';
 import type { StreamResponse, Task, TaskState, TaskStatus } from '../../core/schemas/index.js';
-import { TaskProjection, isTerminal } from '../../core/task-state.js';
+import { TaskTransitionError, batchProblem, isTerminal } from '../../core/task-state.js';
 import { decodePageToken, encodePageToken } from '../paging.js';
 import type {
   IndexedMessage,
+  AppendOptions,
   LogEntry,
   MessageIndexing,
   PushConfigStore,
@@ -30,6 +31,7 @@ import type {
   TaskPage,
   TaskQuery,
   TaskRecord,
+  StoreFacets,
   TaskStore,
 } from '../types.js';
 import { ConcurrencyError } from '../types.js';
@@ -81,6 +83,8 @@ export class SqliteTaskStore implements TaskStore, PushConfigStore {
   private readonly batch: WriteBatch;
   private readonly purgeTx;
   private readonly readTx;
+  /** Push configs, the push outbox and ownership leases, in the same file. */
+  readonly facets: StoreFacets;
 
   constructor(options: SqliteTaskStoreOptions) {
     ({ db: this.db, owned: this.owned } = openSqlite(options, options.busyTimeoutMs));
@@ -93,6 +97,7 @@ export class SqliteTaskStore implements TaskStore, PushConfigStore {
     this.checkpointEvents = Math.max(1, options.checkpointEvents ?? 1_000);
     this.purgeTx = this.db.transaction(this.purgeBatch.bind(this));
     this.readTx = this.db.transaction((read: () => unknown) => read());
+    this.facets = { pushConfigs: this, pushOutbox: this.pushOutbox(), leases: this.leases };
     const { ttlMs } = options;
     if (ttlMs !== undefined) {
       this.timer = setInterval(
@@ -119,7 +124,7 @@ export class SqliteTaskStore implements TaskStore, PushConfigStore {
     taskId: string,
     events: readonly StreamResponse[],
     expectedSeq: number,
-    options: MessageIndexing = {},
+    options: AppendOptions = {},
   ): Promise<number> {
     try {
       return await this.batch.run(() => this.write(scope, taskId, events, expectedSeq, options));
@@ -294,21 +299,25 @@ export class SqliteTaskStore implements TaskStore, PushConfigStore {
     taskId: string,
     events: readonly StreamResponse[],
     expectedSeq: number,
-    message: MessageIndexing,
+    options: AppendOptions,
   ): number {
     const head = this.sql.head.get(taskId, scope.tenant, scope.owner);
     if (!head)
       throw new A2AError('TASK_NOT_FOUND', `Task ${taskId} not found`, { metadata: { taskId } });
     if (head.seq !== expectedSeq) throw new ConcurrencyError(taskId, expectedSeq, head.seq);
-    // Validate the whole batch on the status alone before anything is written or projected.
-    const trial = new TaskProjection({ id: taskId, status: { state: head.state as TaskState } });
+    // Validate the whole batch on the states alone before anything is written or projected.
+    const problem = batchProblem(head.state as TaskState, events);
+    if (problem !== undefined) throw new TaskTransitionError(`task ${taskId}: ${problem}`);
     let status: TaskStatus | undefined;
-    for (const event of events) {
-      trial.apply(event);
-      if ('statusUpdate' in event) status = event.statusUpdate.status;
-    }
+    for (const event of events) if ('statusUpdate' in event) status = event.statusUpdate.status;
     let seq = head.seq;
-    for (const event of events) this.sql.insertEvent.run(taskId, ++seq, JSON.stringify(event));
+    const { push } = options;
+    let pushed = 0;
+    for (const event of events) {
+      const body = JSON.stringify(event);
+      this.sql.insertEvent.run(taskId, ++seq, body);
+      if (push?.select(event)) pushed += this.pushOutbox().fanOut(taskId, seq, body);
+    }
     const finished = status ? isTerminal(status.state) : false;
     const advanced = { id: taskId, expected: expectedSeq, seq, now: Date.now() };
     const changed = status
@@ -320,7 +329,8 @@ export class SqliteTaskStore implements TaskStore, PushConfigStore {
         })
       : this.sql.advance.run(advanced);
     if (changed.changes !== 1) throw new ConcurrencyError(taskId, expectedSeq, head.seq);
-    this.indexMessage(scope, taskId, message, advanced.now);
+    this.indexMessage(scope, taskId, options, advanced.now);
+    if (pushed > 0) push?.enqueued();
 
     this.projections.advance(taskId, head, events);
     const since = seq - head.snapshot_seq;

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { MissingDependencyError } from '../core/missing-dependency.js';
-import { missingDriver, openStore, storeSettingsFromEnv } from './open.js';
+import { missingDriver, openStore, storeSettingsFromEnv } from './open-store.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'a2a-kit-open-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

@@ -6,8 +6,8 @@
  */
 import { isMissingPackage, MissingDependencyError } from '../core/missing-dependency.js';
 import type { OwnershipOptions } from '../server/ownership.js';
-import type { SqliteTaskStore } from './sqlite/task-store.js';
-import type { EventBus, TaskStore } from './types.js';
+import type { SqliteTaskStore } from '../stores/sqlite/task-store.js';
+import type { EventBus, TaskStore } from '../stores/types.js';
 
 /** The server options a store comes with (as in `A2AServerOptions`). */
 export interface StoreServerOptions {
@@ -84,7 +84,7 @@ export async function openStore(
     return { kind: 'memory', description, serverOptions: {}, exclusive: false, close };
   }
   if (/^postgres(ql)?:\/\//i.test(name)) {
-    const pg = await load('pg', () => import('./postgres/index.js'));
+    const pg = await load('pg', () => import('../stores/postgres/index.js'));
     const store = await pg.PostgresTaskStore.open({
       connectionString: name,
       ...(settings.schema !== undefined ? { schema: settings.schema } : {}),
@@ -110,7 +110,7 @@ export async function openStore(
     };
   }
   const path = name.startsWith('sqlite:') ? name.slice('sqlite:'.length) : name;
-  const sqlite = await load('better-sqlite3', () => import('./sqlite/index.js'));
+  const sqlite = await load('better-sqlite3', () => import('../stores/sqlite/index.js'));
   let store: SqliteTaskStore;
   try {
     store = new sqlite.SqliteTaskStore({ path, ttlMs: retentionMs });

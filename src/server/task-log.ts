@@ -1,0 +1,223 @@
+/**
+ * The one write path of a task. Every write (the runner's events, its start, CancelTask, the
+ * recovery of an orphaned task) goes store → bus → push, in that order:
+ *
+ * 1. the store: the events become durable (optimistic concurrency on the sequence number). When
+ *    the store keeps the push notifier's own outbox and configs, the push deliveries of these
+ *    events are enqueued by the same append, in the same transaction (`AppendOptions.push`), so
+ *    a crash after the append loses no notification;
+ * 2. the bus: live subscribers get the entries. The store is the truth: a publish that fails is
+ *    retried in the background and never fails the write (subscribers that see a gap in the
+ *    sequence numbers read the log);
+ * 3. push: the notifier is woken (deliveries already enqueued) or handed the entries.
+ *
+ * A failure of the store itself is thrown as a StorageError, so it never reads as the agent's.
+ */
+import { A2AError } from '../core/errors.js';
+import type { StreamResponse, Task, TaskState } from '../core/schemas/index.js';
+import { TaskTransitionError, batchProblem, stateAfter } from '../core/task-state.js';
+import {
+  ConcurrencyError,
+  StorageError,
+  type AppendOptions,
+  type AppendPush,
+  type EventBus,
+  type LogEntry,
+  type MessageIndexing,
+  type PushConfigStore,
+  type Scope,
+  type TaskStore,
+} from '../stores/types.js';
+import type { PushFanout, PushNotifier } from './push-configs.js';
+
+/** Where a writer last saw a task; a successful append advances it in place. */
+export interface LogPosition {
+  seq: number;
+  state: TaskState;
+}
+
+/** Options of {@link TaskLog}. */
+export interface TaskLogOptions {
+  readonly store: TaskStore;
+  readonly bus: EventBus;
+  /** Push notifications of appended entries. */
+  readonly notifier?: PushNotifier | undefined;
+  /** Where the server keeps push configs (the in-transaction fan-out needs the store's own). */
+  readonly pushConfigs?: PushConfigStore | undefined;
+  readonly logger?: Pick<Console, 'warn' | 'error'> | undefined;
+}
+
+/** Delays of the background retries of a publish the bus refused. */
+const REPUBLISH_MS = [100, 1_000, 5_000];
+
+/** Writes tasks: store, then bus, then push. */
+export class TaskLog {
+  readonly store: TaskStore;
+  readonly bus: EventBus;
+  private readonly notifier: PushNotifier | undefined;
+  /** Set when the store enqueues push deliveries in its appends. */
+  private readonly fanout: PushFanout | undefined;
+  private readonly pushOnly: AppendOptions | undefined;
+  private readonly appendPush: AppendPush | undefined;
+  /** The store enqueued deliveries the notifier has not been woken for yet. */
+  private enqueued = false;
+  private readonly logger: Pick<Console, 'warn' | 'error'> | undefined;
+
+  constructor(options: TaskLogOptions) {
+    this.store = options.store;
+    this.bus = options.bus;
+    this.notifier = options.notifier;
+    this.logger = options.logger;
+    const fanout = options.notifier?.fanout;
+    const facets = options.store.facets;
+    const configs = options.pushConfigs ?? facets?.pushConfigs;
+    if (
+      fanout &&
+      facets?.pushOutbox !== undefined &&
+      facets.pushOutbox === fanout.outbox &&
+      configs === facets.pushConfigs &&
+      configs === fanout.configs
+    ) {
+      this.fanout = fanout;
+      this.appendPush = { select: fanout.pushes, enqueued: () => (this.enqueued = true) };
+      this.pushOnly = { push: this.appendPush };
+    }
+  }
+
+  /** True when push deliveries are enqueued in the store's own append transaction. */
+  get fansOutInStore(): boolean {
+    return this.fanout !== undefined;
+  }
+
+  /**
+   * Creates a task; its log starts with the snapshot at seq 1. Writes the store only: the caller
+   * announces the entry once the task is ready (lease held, inline push config stored).
+   */
+  async create(scope: Scope, task: Task, message?: MessageIndexing): Promise<LogEntry> {
+    try {
+      await this.store.create(scope, task, message);
+    } catch (error) {
+      throw storageFault(`create task ${task.id}`, error);
+    }
+    return { seq: 1, event: { task } };
+  }
+
+  /**
+   * Appends events after `at` (the seq and state the writer last saw), then publishes and
+   * pushes them. Returns false, writing nothing, when the batch does not fit `at.state`
+   * (`batchProblem`: a terminal task, a forbidden transition); otherwise advances `at`.
+   * Throws ConcurrencyError when another writer moved the task on, StorageError when the
+   * store failed (the events may or may not be durable).
+   */
+  async append(
+    scope: Scope,
+    taskId: string,
+    events: readonly StreamResponse[],
+    at: LogPosition,
+    message?: MessageIndexing,
+  ): Promise<boolean> {
+    if (batchProblem(at.state, events) !== undefined) return false;
+    const from = at.seq;
+    const options = message ? { ...message, push: this.appendPush } : this.pushOnly;
+    let seq: number;
+    try {
+      seq = await this.store.append(scope, taskId, events, from, options);
+    } catch (error) {
+      throw storageFault(`append to task ${taskId}`, error);
+    }
+    at.seq = seq;
+    at.state = stateAfter(at.state, events);
+    const entries: LogEntry[] = [];
+    for (let i = 0; i < events.length; i++) {
+      const entry = { seq: from + i + 1, event: events[i] as StreamResponse };
+      entries.push(entry);
+      const published = this.publish(taskId, entry);
+      if (published) await published;
+    }
+    this.push(scope, taskId, entries, this.fanout !== undefined);
+    return true;
+  }
+
+  /**
+   * Publishes entries already durable (a task just created), then hands them to push. Never
+   * throws: a publish the bus refuses is retried in the background.
+   */
+  async announce(scope: Scope, taskId: string, entries: readonly LogEntry[]): Promise<void> {
+    for (const entry of entries) {
+      const published = this.publish(taskId, entry);
+      if (published) await published;
+    }
+    this.push(scope, taskId, entries, false);
+  }
+
+  /** Publishes one entry; an in-process bus delivers synchronously and returns nothing. */
+  private publish(taskId: string, entry: LogEntry): Promise<void> | undefined {
+    let published: Promise<void> | void;
+    try {
+      published = this.bus.publish(taskId, entry);
+    } catch (error) {
+      this.republish(taskId, entry, error, 0);
+      return undefined;
+    }
+    return published?.catch((error: unknown) => this.republish(taskId, entry, error, 0));
+  }
+
+  /** Retries a refused publish later (receivers drop repeated or older seqs, so order holds). */
+  private republish(taskId: string, entry: LogEntry, error: unknown, attempt: number): void {
+    const delay = REPUBLISH_MS[attempt];
+    if (delay === undefined) {
+      this.logger?.error(
+        `a2a-kit: could not publish entry ${entry.seq} of task ${taskId} on the event bus; live subscribers catch up at its next entry:`,
+        error,
+      );
+      return;
+    }
+    if (attempt === 0) {
+      this.logger?.warn(
+        `a2a-kit: publishing entry ${entry.seq} of task ${taskId} failed (it is stored); retrying:`,
+        error,
+      );
+    }
+    const timer = setTimeout(() => {
+      Promise.resolve()
+        .then(() => this.bus.publish(taskId, entry))
+        .catch((e: unknown) => this.republish(taskId, entry, e, attempt + 1));
+    }, delay);
+    (timer as { unref?: () => void }).unref?.();
+  }
+
+  /** Hands entries to push: wakes the notifier when the store enqueued them, else notifies. */
+  private push(
+    scope: Scope,
+    taskId: string,
+    entries: readonly LogEntry[],
+    enqueued: boolean,
+  ): void {
+    if (enqueued) {
+      if (this.enqueued) {
+        this.enqueued = false;
+        this.fanout?.wake();
+      }
+      return;
+    }
+    this.notifier?.notify(scope, taskId, entries).catch((error: unknown) => {
+      this.logger?.error(`a2a-kit: push notification of task ${taskId} failed:`, error);
+    });
+  }
+}
+
+/**
+ * The error to throw for a failed store call: the store's own refusals (a lost race, an unknown
+ * task, a forbidden transition, an A2A error) as they are, anything else as a StorageError.
+ */
+export function storageFault(operation: string, error: unknown): unknown {
+  if (
+    error instanceof ConcurrencyError ||
+    error instanceof StorageError ||
+    error instanceof TaskTransitionError ||
+    error instanceof A2AError
+  ) {
+    return error;
+  }
+  return new StorageError(operation, error);
+}
