@@ -48,6 +48,16 @@ describe('architecture', () => {
     }
   });
 
+  it('http/ does not import bindings/ (its entry file may offer the default bindings)', () => {
+    expect(
+      violations(
+        'http',
+        (spec, file) =>
+          file === 'http/index.ts' || !relative('bindings', join(file, '..', spec)).match(/^[^.]/),
+      ),
+    ).toEqual([]);
+  });
+
   it('heavy drivers are imported only behind their own subpath', () => {
     const owners: Record<string, string> = {
       pg: 'stores/postgres',
