@@ -12,7 +12,9 @@ const logRequests: OperationMiddleware = async (operation, _params, call, next) 
   const who = call.principal?.id ?? call.remoteAddress ?? 'anonymous';
   try {
     const result = await next();
-    console.log(`${operation} via ${call.protocolBinding} by ${who}: ok in ${Date.now() - started} ms`);
+    console.log(
+      `${operation} via ${call.protocolBinding} by ${who}: ok in ${Date.now() - started} ms`,
+    );
     return result;
   } catch (error) {
     const code = error instanceof A2AError ? error.code : 'INTERNAL';

@@ -70,7 +70,11 @@ const EVIL = 'https://evil.example';
 /** The two JSON bindings, as a page would address them. */
 const BINDINGS = [
   { name: 'JSONRPC', path: '/a2a/jsonrpc', body: rpc },
-  { name: 'HTTP+JSON', path: '/a2a/rest/message:send', body: (t: string) => JSON.stringify(message(t)) },
+  {
+    name: 'HTTP+JSON',
+    path: '/a2a/rest/message:send',
+    body: (t: string) => JSON.stringify(message(t)),
+  },
 ] as const;
 
 /** The error of a reply, in either binding's shape. */
@@ -98,8 +102,18 @@ describe('no cross-site writes, anonymous agent (issue 23)', () => {
 
       it('refuses a text/plain body (a form or no-cors fetch) with 415, running nothing', async () => {
         const before = executions;
-        for (const type of ['text/plain', 'text/plain;charset=UTF-8', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=b']) {
-          const reply = await send(url(), 'POST', { ...V, 'content-type': type }, binding.body('x'));
+        for (const type of [
+          'text/plain',
+          'text/plain;charset=UTF-8',
+          'application/x-www-form-urlencoded',
+          'multipart/form-data; boundary=b',
+        ]) {
+          const reply = await send(
+            url(),
+            'POST',
+            { ...V, 'content-type': type },
+            binding.body('x'),
+          );
           expect(reply.status, type).toBe(415);
           expect(errorOf(reply).message).toContain('application/');
         }
@@ -203,7 +217,11 @@ describe('no cross-site writes, anonymous agent (issue 23)', () => {
       rpc('x'),
     );
     expect(reply.status).toBe(403);
-    expect(JSON.parse(reply.text)).toMatchObject({ jsonrpc: '2.0', id: 7, error: { code: -31403 } });
+    expect(JSON.parse(reply.text)).toMatchObject({
+      jsonrpc: '2.0',
+      id: 7,
+      error: { code: -31403 },
+    });
   });
 });
 
