@@ -1,5 +1,5 @@
 /**
- * The HttpBinding seam (issue 12 point 3): a binding defined here, outside src/bindings, is
+ * The HttpBinding seam: a binding defined here, outside src/bindings, is
  * served by adding it to the list where the handler is assembled. The router routes to it
  * (with or without a trailing slash), lists it in the card after the default ones, runs the
  * admission checks before it and lets it render refusals in its own shape.

@@ -1,5 +1,5 @@
 /**
- * Hostile clients: no cross-site writes (issue 23 point 3). A web page on another site can make
+ * Hostile clients: no cross-site writes. A web page on another site can make
  * a browser send "simple" requests without a CORS preflight — text/plain or form bodies, no
  * Content-Type, no custom headers — and can choose the URL's query string. Each case below is
  * such a request, sent on loopback to an unmodified serve() with a counting agent: it must be
@@ -82,7 +82,7 @@ function errorOf(reply: Reply): { code: number; message: string } {
   return (JSON.parse(reply.text) as { error: { code: number; message: string } }).error;
 }
 
-describe('no cross-site writes, anonymous agent (issue 23)', () => {
+describe('no cross-site writes, anonymous agent', () => {
   let running: ServeResult;
   beforeAll(async () => {
     running = await serve(countingAgent(baseCard), {
@@ -225,7 +225,7 @@ describe('no cross-site writes, anonymous agent (issue 23)', () => {
   });
 });
 
-describe('no cross-site writes with cookie credentials (issue 23)', () => {
+describe('no cross-site writes with cookie credentials', () => {
   let running: ServeResult;
   beforeAll(async () => {
     running = await serve(

@@ -1,5 +1,5 @@
 /**
- * The operation middleware seam (issue 12 point 5): `serve(agent, { middleware })` runs each
+ * The operation middleware seam: `serve(agent, { middleware })` runs each
  * middleware for every operation on every binding (JSON-RPC, HTTP+JSON, gRPC), after the
  * binding validated the request; a middleware may log, replace params, wrap a stream, or refuse
  * with an A2AError whose headers the HTTP bindings send with its status. Last-Event-ID arrives

@@ -80,7 +80,7 @@ describe('JSON-RPC server', () => {
     expect(calls[0]?.call.tenant).toBe('acme');
   });
 
-  it('answers at its URL with a trailing slash too (issue 22)', async () => {
+  it('answers at its URL with a trailing slash too', async () => {
     const { calls, post } = fakeService(() => ({ id: 't1' }));
     const body = json(await post(getTask, { 'a2a-version': '1.0' }, '/a2a/jsonrpc/'));
     expect(body).toMatchObject({ result: { id: 't1' } });

@@ -124,7 +124,7 @@ describe('HTTP+JSON server', () => {
     expect(calls.map((c) => c.params)).toEqual([{ id: 't1', metadata: { a: 1 } }, { id: 't2' }]);
   });
 
-  it('ignores a trailing slash on a route (issue 22)', async () => {
+  it('ignores a trailing slash on a route', async () => {
     const { calls, send } = fakeService(() => ({ id: 't1' }));
     expect((await send('GET', '/tasks/t1/')).status).toBe(200);
     expect((await send('POST', '/tasks/t1:cancel/')).status).toBe(200);
