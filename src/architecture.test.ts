@@ -67,6 +67,16 @@ describe('architecture', () => {
     expect(contracts.filter((name) => !new RegExp(`\\b${name}\\b`).test(entry))).toEqual([]);
   });
 
+  it('http/ does not import bindings/ (its entry file may offer the default bindings)', () => {
+    expect(
+      violations(
+        'http',
+        (spec, file) =>
+          file === 'http/index.ts' || !relative('bindings', join(file, '..', spec)).match(/^[^.]/),
+      ),
+    ).toEqual([]);
+  });
+
   it('heavy drivers are imported only behind their own subpath', () => {
     const owners: Record<string, string> = {
       pg: 'stores/postgres',

@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { textOf, userMessage } from '../core/parts.js';
-import { createA2AHandler } from '../http/handler.js';
+import { createA2AHandler } from '../bindings/a2a-handler.js';
 import { toFetchHandler } from '../http/fetch.js';
 import { createAgent } from '../server/agent.js';
 import { A2AServer } from '../server/a2a-server.js';

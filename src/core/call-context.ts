@@ -41,8 +41,10 @@ export interface CallContext {
   requestedExtensions?: readonly string[] | undefined;
   /** Filled by the server: the extensions it activated, for the `A2A-Extensions` reply header. */
   activatedExtensions?: string[] | undefined;
-  /** SSE `Last-Event-ID` of a reconnecting stream (SubscribeToTask). */
-  lastEventId?: string | undefined;
+  /** The card's `protocolBinding` of the interface the call came in on (`JSONRPC`, `GRPC`, …). */
+  protocolBinding?: string | undefined;
+  /** The peer's IP address, when the transport knows it (quotas of anonymous callers). */
+  remoteAddress?: string | undefined;
   /** Aborted when the caller goes away; never cancels a task (spec §3.5.2). */
   signal?: AbortSignal | undefined;
 }

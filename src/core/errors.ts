@@ -80,6 +80,11 @@ export interface A2AErrorOptions {
   fieldViolations?: FieldViolation[];
   /** The raw `@type` detail objects received from a peer (client side). */
   details?: unknown[];
+  /**
+   * Marks a refusal (401, 403, 429) and carries its HTTP response headers (`WWW-Authenticate`,
+   * `Retry-After`): HTTP bindings send them with the catalog's HTTP status, JSON-RPC included.
+   */
+  headers?: Readonly<Record<string, string>>;
   cause?: unknown;
 }
 
@@ -156,6 +161,8 @@ export class A2AError extends Error {
   readonly metadata: Record<string, string>;
   readonly fieldViolations: FieldViolation[];
   readonly details: unknown[];
+  /** Set on refusals: the HTTP headers to answer with (see {@link A2AErrorOptions.headers}). */
+  readonly headers: Readonly<Record<string, string>> | undefined;
 
   constructor(code: A2AErrorCode, message?: string, options: A2AErrorOptions = {}) {
     super(boundText(message ?? ERROR_CATALOG[code].message, ERROR_BOUNDS.message), {
@@ -165,6 +172,7 @@ export class A2AError extends Error {
     this.metadata = boundMetadata(options.metadata ?? {});
     this.fieldViolations = boundViolations(options.fieldViolations ?? []);
     this.details = options.details ?? [];
+    this.headers = options.headers;
   }
 }
 

@@ -4,7 +4,12 @@
  */
 import type { CallContext } from './call-context.js';
 import type { OperationName, StreamingOperationName } from './operations.js';
-import type { AgentCard, AgentInterface, StreamResponse } from './schemas/index.js';
+import type {
+  AgentCard,
+  AgentInterface,
+  StreamResponse,
+  SubscribeToTaskRequest,
+} from './schemas/index.js';
 
 /**
  * One event of a stream with its SSE id, on both sides: the server's `id` (the log sequence
@@ -29,3 +34,11 @@ export interface A2AService {
   ): Promise<AsyncIterable<StreamItem>>;
   agentCard(interfaces: AgentInterface[]): AgentCard;
 }
+
+/**
+ * SubscribeToTask's parameters as the server receives them: the request, plus the id of the last
+ * event the client saw when it reconnects (SSE `Last-Event-ID`, set by the HTTP bindings).
+ */
+export type SubscribeToTaskParams = SubscribeToTaskRequest & {
+  lastEventId?: string | undefined;
+};

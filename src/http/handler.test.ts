@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { AgentCard, AgentInterface } from '../core/schemas/index.js';
-import { createA2AHandler, type A2AHandlerOptions } from './handler.js';
+import { createA2AHandler, type A2AHandlerOptions } from '../bindings/a2a-handler.js';
 import type { HttpRequest, HttpResponse } from './types.js';
 import type { A2AService } from '../core/service.js';
 import type { CallContext } from '../core/call-context.js';
@@ -77,9 +77,14 @@ describe('createA2AHandler', () => {
     expect(urls).toEqual(['http://h/rpc', 'http://h/api']);
     const v = { 'a2a-version': '1.0' };
     expect((await request('GET', '/api/tasks/t1', v)).status).toBe(200);
-    const rpc = await request('POST', '/rpc', v, {
-      body: '{"jsonrpc":"2.0","id":1,"method":"GetTask","params":{"id":"t"}}',
-    });
+    const rpc = await request(
+      'POST',
+      '/rpc',
+      { ...v, 'content-type': 'application/json' },
+      {
+        body: '{"jsonrpc":"2.0","id":1,"method":"GetTask","params":{"id":"t"}}',
+      },
+    );
     expect(JSON.parse(rpc.body as string)).toMatchObject({ result: { ok: true } });
     expect(invoked).toEqual(['GetTask', 'GetTask']);
     expect((await request('GET', '/a2a/rest/tasks/t1', v)).status).toBe(404);
@@ -157,7 +162,7 @@ describe('createA2AHandler', () => {
     });
     expect(res.status).toBe(200);
     const call = seen as CallContext;
-    expect(call.lastEventId).toBe('5');
+    expect(call.protocolBinding).toBe('HTTP+JSON');
     expect(call.requestedExtensions).toEqual(['urn:x']);
     expect(call.signal).toBe(controller.signal);
     expect(call.tenant).toBeUndefined();

@@ -1,37 +1,40 @@
 /**
- * The A2A HTTP handler: serves the public Agent Card, the JSON-RPC endpoint and the HTTP+JSON
- * routes of one server, reading the service parameters (`A2A-Version`, `A2A-Extensions`) on the
- * way in. Runtime-neutral: adapters in `node/` and `fetch.ts` wrap it.
+ * The A2A HTTP router: serves the public Agent Card and the bindings it is given (each an
+ * {@link HttpBinding}), reading the service parameters (`A2A-Version`, `A2A-Extensions`) and
+ * refusing cross-site writes and unauthenticated calls on the way in. Runtime-neutral: adapters
+ * in `node/` and `fetch.ts` wrap it. It knows no binding by name; `bindings/a2a-handler.ts`
+ * assembles the default ones.
  */
+import type { CallContext } from '../core/call-context.js';
 import {
   A2AError,
   type InternalErrorReporter,
   logInternalError,
   toA2AError,
 } from '../core/errors.js';
-import { PROTOCOL_VERSION } from '../core/interfaces.js';
+import type { OperationMiddleware } from '../core/middleware.js';
 import type { AgentInterface } from '../core/schemas/index.js';
-import type { CallContext } from '../core/call-context.js';
-import { handleJsonRpc } from '../bindings/jsonrpc/server.js';
-import { handleRest } from '../bindings/rest/server.js';
+import type { A2AService } from '../core/service.js';
 import { handlerSecurity, type HandlerSecurityOptions } from './access.js';
 import { AGENT_CARD_PATH, createAgentCardEndpoint } from './agent-card.js';
+import {
+  bindingInterfaces,
+  normalizePath,
+  type BindingContext,
+  type HttpBinding,
+} from './binding.js';
+import { crossSiteGuard } from './cross-site.js';
 import { statusResponse } from './errors.js';
 import { requestedExtensions, requestedVersion, versionError } from './service-params.js';
-import type { BindingContext, HttpHandler, HttpRequest, HttpResponse } from './types.js';
-import type { A2AService } from '../core/service.js';
+import type { HttpHandler, HttpRequest, HttpResponse } from './types.js';
 
-/** Options of {@link createA2AHandler}. */
-export interface A2AHandlerOptions extends HandlerSecurityOptions {
+/** Options of {@link createHttpHandler}. */
+export interface HttpHandlerOptions extends HandlerSecurityOptions {
   /**
    * Public origin the card advertises (`https://agent.example.com`); interface URLs are this
    * plus the binding paths. When absent it is derived per request from the Host header.
    */
   baseUrl?: string | undefined;
-  /** Path of the JSON-RPC endpoint (default `/a2a/jsonrpc`). */
-  jsonrpcPath?: string | undefined;
-  /** Base path of the HTTP+JSON routes (default `/a2a/rest`). */
-  restPath?: string | undefined;
   /** Largest accepted request body in bytes (default 10 MiB); larger → PAYLOAD_TOO_LARGE. */
   maxBodyBytes?: number | undefined;
   /** Interval of SSE keep-alive comments while a stream is idle (default 15000 ms). */
@@ -42,41 +45,60 @@ export interface A2AHandlerOptions extends HandlerSecurityOptions {
   onError?: InternalErrorReporter | undefined;
   /** Extra unauthenticated routes by exact path (e.g. the push JWKS). */
   routes?: Readonly<Record<string, HttpHandler>> | undefined;
-  /** Interfaces served elsewhere (a gRPC port), listed after JSON-RPC and HTTP+JSON. */
+  /** Interfaces served elsewhere (a gRPC port), listed after the HTTP bindings. */
   extraInterfaces?: readonly AgentInterface[] | undefined;
+  /**
+   * Your operation middleware (logging, rate limits, authorization; see docs/middleware.md), run for
+   * every operation after the built-in access control, the first outermost.
+   */
+  middleware?: readonly OperationMiddleware[] | undefined;
 }
 
-/** Default of {@link A2AHandlerOptions.maxBodyBytes}: 10 MiB. */
+/** Default of {@link HttpHandlerOptions.maxBodyBytes}: 10 MiB. */
 export const DEFAULT_MAX_BODY_BYTES = 10 * 1024 * 1024;
 
-/** Creates the request handler of `service` (an A2AServer). */
-export function createA2AHandler(
+/** One binding as the router matches it. */
+interface Route {
+  readonly binding: HttpBinding;
+  readonly path: string;
+  readonly slashed: string;
+  readonly prefix: boolean;
+  readonly allow: string | undefined;
+}
+
+/** Creates the request handler of `service` (an A2AServer) over `bindings`, in card order. */
+export function createHttpHandler(
   service: A2AService,
-  options: A2AHandlerOptions = {},
+  bindings: readonly HttpBinding[],
+  options: HttpHandlerOptions = {},
 ): HttpHandler {
-  const jsonrpcPath = normalizePath(options.jsonrpcPath ?? '/a2a/jsonrpc');
-  const restPath = normalizePath(options.restPath ?? '/a2a/rest');
-  const restPrefix = `${restPath}/`;
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   const keepAliveMs = options.keepAliveMs ?? 15_000;
   const onError = options.onError ?? logInternalError;
   const fixedBaseUrl = options.baseUrl?.replace(/\/+$/, '');
-  const security = handlerSecurity(service, options, maxBodyBytes);
+  const security = handlerSecurity(service, options);
+  const crossSite = crossSiteGuard({ cors: options.cors, baseUrl: fixedBaseUrl });
+  const routes: Route[] = bindings.map((binding) => {
+    const path = normalizePath(binding.path);
+    const allow = binding.methods?.join(', ');
+    return { binding, path, slashed: `${path}/`, prefix: binding.match === 'prefix', allow };
+  });
 
-  // Spec §8.3.1: interfaces in preference order, JSON-RPC first, each with its absolute URL.
-  const interfaces = (baseUrl: string): AgentInterface[] => cardInterfaces(baseUrl, options);
+  // Spec §8.3.1: interfaces in preference order, the bindings' own first, each with its URL.
+  const interfaces = (baseUrl: string): AgentInterface[] => [
+    ...bindingInterfaces(baseUrl, bindings),
+    ...(options.extraInterfaces ?? []),
+  ];
   const card = createAgentCardEndpoint({
     card: (baseUrl) => options.card ?? service.agentCard(interfaces(baseUrl)),
     maxAgeSeconds: options.cardMaxAgeSeconds ?? 300,
     lastModified: new Date(),
   });
 
-  function context(req: HttpRequest, query: string): BindingContext {
-    const call = new HttpCallContext(req);
+  function context(req: HttpRequest, query: string, binding: HttpBinding): BindingContext {
+    const call = new HttpCallContext(req, binding.protocolBinding);
     const extensions = requestedExtensions(req);
     if (extensions !== undefined) call.requestedExtensions = extensions;
-    const lastEventId = req.headers.get('last-event-id');
-    if (lastEventId !== null) call.lastEventId = lastEventId;
     return {
       service: security.service,
       keepAliveMs,
@@ -87,22 +109,42 @@ export function createA2AHandler(
     };
   }
 
+  async function serveBinding(
+    route: Route,
+    req: HttpRequest,
+    rest: string,
+    query: string,
+  ): Promise<HttpResponse> {
+    const { binding } = route;
+    const ctx = context(req, query, binding);
+    // Cross-site writes, then authentication and rate limits: before any parsing or lookup
+    // (spec §13.1).
+    const crossSiteRefusal = crossSite(req);
+    if (crossSiteRefusal !== undefined) return binding.refuse(req, crossSiteRefusal, ctx);
+    const admission = security.admit(binding, req, query, ctx.call);
+    if (admission !== undefined) {
+      const refused = await admission;
+      if (refused !== undefined) return binding.refuse(req, refused, ctx);
+    }
+    return binding.handle(req, rest, query, ctx);
+  }
+
   async function route(req: HttpRequest): Promise<HttpResponse> {
     const url = req.url.charCodeAt(0) === 47 /* '/' */ ? req.url : originForm(req.url);
     const q = url.indexOf('?');
     const path = q < 0 ? url : url.slice(0, q);
     const query = q < 0 ? '' : url.slice(q + 1);
-    // Authentication and rate limits come before any parsing or lookup (spec §13.1).
-    if (path === jsonrpcPath && req.method === 'POST') {
-      const ctx = context(req, query);
-      return security.gate('JSONRPC', req, query, ctx, () => handleJsonRpc(req, ctx));
+    for (const r of routes) {
+      if (path === r.path || path === r.slashed) {
+        if (r.allow !== undefined && !r.binding.methods?.includes(req.method)) {
+          return methodNotAllowed(req.method, r.allow);
+        }
+        return serveBinding(r, req, '', query);
+      }
+      if (r.prefix && path.startsWith(r.slashed)) {
+        return serveBinding(r, req, path.slice(r.path.length), query);
+      }
     }
-    if (path.startsWith(restPrefix) || path === restPath) {
-      const ctx = context(req, query);
-      const rest = path.slice(restPath.length);
-      return security.gate('HTTP+JSON', req, query, ctx, () => handleRest(req, rest, query, ctx));
-    }
-    if (path === jsonrpcPath) return methodNotAllowed(req.method, 'POST');
     if (path === AGENT_CARD_PATH) {
       if (req.method !== 'GET' && req.method !== 'HEAD') return methodNotAllowed(req.method, 'GET');
       return card(req, fixedBaseUrl ?? derivedBaseUrl(req));
@@ -128,32 +170,9 @@ export function createA2AHandler(
   });
 }
 
-/**
- * The interfaces the card lists for `baseUrl`, in preference order (spec §8.3.1): JSON-RPC,
- * HTTP+JSON, then `extraInterfaces`, each with its absolute URL.
- */
-export function cardInterfaces(
-  baseUrl: string,
-  options: Pick<A2AHandlerOptions, 'jsonrpcPath' | 'restPath' | 'extraInterfaces'> = {},
-): AgentInterface[] {
-  const jsonrpcPath = normalizePath(options.jsonrpcPath ?? '/a2a/jsonrpc');
-  const restPath = normalizePath(options.restPath ?? '/a2a/rest');
-  return [
-    { url: baseUrl + jsonrpcPath, protocolBinding: 'JSONRPC', protocolVersion: PROTOCOL_VERSION },
-    { url: baseUrl + restPath, protocolBinding: 'HTTP+JSON', protocolVersion: PROTOCOL_VERSION },
-    ...(options.extraInterfaces ?? []),
-  ];
-}
-
 function methodNotAllowed(method: string, allow: string): HttpResponse {
   const error = new A2AError('METHOD_NOT_ALLOWED', `${method} is not allowed here; use ${allow}`);
   return statusResponse(error, 'application/json', { allow });
-}
-
-/** `/a2a/rest/` → `/a2a/rest`; always with a leading slash. */
-function normalizePath(path: string): string {
-  const trimmed = path.replace(/\/+$/, '');
-  return trimmed.startsWith('/') ? trimmed : `/${trimmed}`;
 }
 
 /** The path and query of an absolute-form request target (RFC 9112 §3.2.2). */
@@ -182,10 +201,15 @@ class HttpCallContext implements CallContext {
   principal?: CallContext['principal'];
   requestedExtensions?: readonly string[] | undefined;
   activatedExtensions?: string[] | undefined;
-  lastEventId?: string | undefined;
+  readonly remoteAddress: string | undefined;
   private ownSignal: AbortSignal | undefined;
 
-  constructor(private readonly req: HttpRequest) {}
+  constructor(
+    private readonly req: HttpRequest,
+    readonly protocolBinding: string,
+  ) {
+    this.remoteAddress = req.remoteAddress;
+  }
 
   get signal(): AbortSignal | undefined {
     return this.ownSignal ?? this.req.signal;

@@ -1,6 +1,20 @@
 /** The runtime-neutral HTTP layer: the A2A handler, its fetch adapter, SSE and card helpers. */
-export { cardInterfaces, createA2AHandler, DEFAULT_MAX_BODY_BYTES } from './handler.js';
-export type { A2AHandlerOptions } from './handler.js';
+export { createHttpHandler, DEFAULT_MAX_BODY_BYTES } from './handler.js';
+export type { HttpHandlerOptions } from './handler.js';
+export { bindingInterfaces } from './binding.js';
+export type { BindingContext, HttpBinding } from './binding.js';
+export { withCors, CORS_ALLOW_HEADERS, CORS_EXPOSE_HEADERS } from './cors.js';
+export type { CorsOptions } from './cors.js';
+export { withMiddleware, isStreamingOperation } from '../core/middleware.js';
+export type { OperationMiddleware } from '../core/middleware.js';
+// The entry is the face of the folder: it also offers the default bindings, assembled in
+// bindings/ (http/ itself never imports a binding).
+export { cardInterfaces, createA2AHandler, httpBindings } from '../bindings/a2a-handler.js';
+export type { A2AHandlerOptions } from '../bindings/a2a-handler.js';
+export { jsonRpcBinding } from '../bindings/jsonrpc/server.js';
+export type { JsonRpcBindingOptions } from '../bindings/jsonrpc/server.js';
+export { restBinding } from '../bindings/rest/server.js';
+export type { RestBindingOptions } from '../bindings/rest/server.js';
 export { toFetchHandler } from './fetch.js';
 export type { FetchHandler, FetchHandlerOptions } from './fetch.js';
 export { AGENT_CARD_PATH, createAgentCardEndpoint } from './agent-card.js';

@@ -7,8 +7,8 @@ import {
 } from './service-params.js';
 import type { HttpRequest } from './types.js';
 
-function request(headers: Record<string, string>): HttpRequest {
-  return { method: 'POST', url: '/', headers: { get: (name) => headers[name] ?? null } };
+function request(headers: Record<string, string>, method = 'GET'): HttpRequest {
+  return { method, url: '/', headers: { get: (name) => headers[name] ?? null } };
 }
 
 describe('A2A-Version', () => {
@@ -49,6 +49,13 @@ describe('A2A-Version', () => {
     expect(requestedVersion(request({}), 'a2a-version=1.0')).toBe('1.0');
     expect(requestedVersion(request({}), 'x=1')).toBe('');
     expect(requestedVersion(request({}), '')).toBe('');
+  });
+
+  it('[29][39] takes the query parameter on GET and HEAD only: a state-changing request carries the header (spec §9.2, §11.2)', () => {
+    expect(requestedVersion(request({}, 'HEAD'), 'A2A-Version=1.0')).toBe('1.0');
+    expect(requestedVersion(request({}, 'POST'), 'A2A-Version=1.0')).toBe('');
+    expect(requestedVersion(request({}, 'DELETE'), 'A2A-Version=1.0')).toBe('');
+    expect(requestedVersion(request({ 'a2a-version': '1.0' }, 'POST'), '')).toBe('1.0');
   });
 });
 

@@ -1,10 +1,10 @@
 /**
- * Service parameters carried in HTTP headers (spec §3.2.6, §9.2, §11.2): `A2A-Version`,
- * `A2A-Extensions`, plus the SSE `Last-Event-ID`. Parsing is cheap string work, no regexes built
- * per request.
+ * Service parameters carried in HTTP headers (spec §3.2.6, §9.2, §11.2): `A2A-Version` and
+ * `A2A-Extensions`. Parsing is cheap string work, no regexes built per request.
  */
 import { A2AError, boundText } from '../core/errors.js';
 import { PROTOCOL_VERSION } from '../core/interfaces.js';
+import type { OperationName } from '../core/operations.js';
 import type { HttpRequest } from './types.js';
 
 /** The versions this server speaks, as advertised in errors and cards. */
@@ -14,13 +14,17 @@ const VERSION_PARAM = 'a2a-version';
 const PATCH = /^\d+$/;
 
 /**
- * The requested protocol version: the `A2A-Version` header, else the `A2A-Version` query
- * parameter (spec §3.6.1, checklist [29]); `''` when neither is present.
+ * The requested protocol version: the `A2A-Version` header, else, on a GET or HEAD, the
+ * `A2A-Version` query parameter; `''` when neither is present. Spec §3.6.1 lets clients send the
+ * version as a request parameter (its example is a GET, checklist [29]) while §9.2 and §11.2 say
+ * service parameters MUST travel as HTTP headers: a request that changes state must carry the
+ * header, which a web page cannot add cross-site without a CORS preflight.
  */
 export function requestedVersion(req: HttpRequest, query: string): string {
   const header = req.headers.get('a2a-version');
   if (header !== null) return header.trim();
-  if (query === '' || !query.toLowerCase().includes(VERSION_PARAM)) return '';
+  if (query === '' || (req.method !== 'GET' && req.method !== 'HEAD')) return '';
+  if (!query.toLowerCase().includes(VERSION_PARAM)) return '';
   // Parameter names are case-insensitive like header names (spec §3.2.6).
   for (const [name, value] of new URLSearchParams(query)) {
     if (name.toLowerCase() === VERSION_PARAM) return value.trim();
@@ -74,4 +78,18 @@ export function addExtensionsHeader(
   if (activated !== undefined && activated.length > 0)
     headers['a2a-extensions'] = activated.join(', ');
   return headers;
+}
+
+/**
+ * The parameters of operation `name` with the SSE `Last-Event-ID` of a reconnecting
+ * SubscribeToTask added (`SubscribeToTaskParams.lastEventId`); other operations unchanged.
+ */
+export function withLastEventId<P extends object>(
+  name: OperationName,
+  params: P,
+  req: HttpRequest,
+): P {
+  if (name !== 'SubscribeToTask') return params;
+  const lastEventId = req.headers.get('last-event-id');
+  return lastEventId === null ? params : { ...params, lastEventId };
 }

@@ -2,9 +2,7 @@
  * The runtime-neutral HTTP model the A2A handler works on. Adapters (node:http, fetch) translate
  * to and from it; the hot path never builds WHATWG Request/Response objects on Node.
  */
-import type { CallContext, ClientCertificate, HttpHeaders } from '../core/call-context.js';
-import type { A2AError, InternalErrorReporter } from '../core/errors.js';
-import type { A2AService } from '../core/service.js';
+import type { ClientCertificate, HttpHeaders } from '../core/call-context.js';
 
 /** One incoming HTTP request. */
 export interface HttpRequest {
@@ -36,15 +34,3 @@ export interface HttpResponse {
 
 /** The function every adapter wraps. */
 export type HttpHandler = (req: HttpRequest) => Promise<HttpResponse>;
-
-/** What the handler passes to a binding for one request. */
-export interface BindingContext {
-  readonly service: A2AService;
-  readonly keepAliveMs: number;
-  readonly maxBodyBytes: number;
-  readonly onError: InternalErrorReporter;
-  /** Tenant-free context of the call (extensions, signal, Last-Event-ID); bindings add tenant. */
-  readonly call: CallContext;
-  /** The VersionNotSupported error of this request, if its A2A-Version is not served. */
-  readonly versionError: A2AError | undefined;
-}

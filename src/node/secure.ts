@@ -3,11 +3,16 @@
  * identity and one quota per caller whatever the binding), the handler with its signed card and
  * HSTS, and the gRPC options that authenticate and limit like HTTP.
  */
-import { cardInterfaces, createA2AHandler, type A2AHandlerOptions } from '../http/handler.js';
+import {
+  cardInterfaces,
+  createA2AHandler,
+  type A2AHandlerOptions,
+} from '../bindings/a2a-handler.js';
 import type { HttpHandler } from '../http/types.js';
+import { withMiddleware, type OperationMiddleware } from '../core/middleware.js';
 import type { A2AService } from '../core/service.js';
 import { AccessControl } from '../security/limits/access-control.js';
-import { grpcAuthenticate } from '../security/limits/grpc-gate.js';
+import { grpcAuthenticate } from '../bindings/grpc/auth-gate.js';
 import type { GrpcServiceOptions } from '../bindings/grpc/server.js';
 import { signServedCard, type SignCardOptions } from './signed-card.js';
 import { withHsts, type Pem, type TlsOptions } from './tls.js';
@@ -29,11 +34,15 @@ export function accessControlOf(service: A2AService, options: SecureServeOptions
   );
 }
 
-/** What serve() passes to its gRPC listener: the guarded service, authentication, TLS. */
+/**
+ * What serve() passes to its gRPC listener: the service behind the access control's and `extra`
+ * middleware (as on HTTP), authentication, TLS.
+ */
 export function grpcSecurity(
   service: A2AService,
   access: AccessControl,
   tls: TlsOptions | undefined,
+  extra?: readonly OperationMiddleware[],
 ): { service: A2AService; options: GrpcServiceOptions & { tls?: GrpcTls } } {
   const options: GrpcServiceOptions & { tls?: GrpcTls } = {
     authenticate: grpcAuthenticate(access),
@@ -49,7 +58,8 @@ export function grpcSecurity(
       requireClientCert: tls.requestCert === true,
     };
   }
-  return { service: access.wrap(service), options };
+  const middleware = [access.middleware, ...(extra ?? [])];
+  return { service: withMiddleware(service, middleware), options };
 }
 
 type GrpcTls = {

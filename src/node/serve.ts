@@ -4,7 +4,8 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { cardInterfaces, DEFAULT_MAX_BODY_BYTES, type A2AHandlerOptions } from '../http/handler.js';
+import { DEFAULT_MAX_BODY_BYTES } from '../http/handler.js';
+import { cardInterfaces, type A2AHandlerOptions } from '../bindings/a2a-handler.js';
 import type { Agent } from '../server/agent.js';
 import { A2AServer, type A2AServerOptions } from '../server/a2a-server.js';
 import { loadGrpc, startGrpc, type GrpcListener, type GrpcListenOptions } from './grpc.js';
@@ -115,7 +116,7 @@ export async function serve(
   try {
     // gRPC first: nothing may be awaited between `listen` and attaching the request listener.
     if (grpcModule && options.grpc) {
-      const secured = grpcSecurity(server, access, options.tls);
+      const secured = grpcSecurity(server, access, options.tls, options.middleware);
       grpc = await startGrpc(grpcModule, secured.service, options.grpc, {
         host,
         onError: options.onError,

@@ -5,7 +5,7 @@ import { A2AClient } from '../client/client.js';
 import { AgentCardResolver } from '../client/card-resolver.js';
 import { A2AError } from '../core/errors.js';
 import { userMessage } from '../core/parts.js';
-import { createA2AHandler } from '../http/handler.js';
+import { createA2AHandler } from '../bindings/a2a-handler.js';
 import { toNodeListener } from '../node/listener.js';
 import { createAgent } from '../server/agent.js';
 import { A2AServer } from '../server/a2a-server.js';

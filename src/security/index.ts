@@ -62,11 +62,8 @@ export type {
   SchemeSetup,
   SchemeVerifier,
 } from './auth/index.js';
-export {
-  AccessControl,
-  ConcurrencyLimiter,
-  DEFAULT_LIMITS,
-  RateLimiter,
-  withCors,
-} from './limits/index.js';
-export type { CorsOptions, LimitOptions, RateLimitOptions } from './limits/index.js';
+export { AccessControl, ConcurrencyLimiter, DEFAULT_LIMITS, RateLimiter } from './limits/index.js';
+export type { LimitOptions, RateLimitOptions } from './limits/index.js';
+// CORS wraps an HTTP handler, so it lives in http/; the security entry keeps offering it.
+export { withCors } from '../http/cors.js';
+export type { CorsOptions } from '../http/cors.js';

@@ -308,7 +308,7 @@ describe('A2AServer', () => {
     release();
     await server.idle();
     const resumed = [];
-    for await (const item of await server.subscribeToTask({ id: taskId }, { lastEventId: '3' }))
+    for await (const item of await server.subscribeToTask({ id: taskId, lastEventId: '3' }, {}))
       resumed.push(item.id);
     expect(first).toEqual(['1', '2', '3']);
     expect(resumed).toEqual(['4', '5']);

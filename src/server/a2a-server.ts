@@ -18,7 +18,6 @@ import {
   type ListTasksResponse,
   type SendMessageRequest,
   type SendMessageResponse,
-  type SubscribeToTaskRequest,
   type Task,
   type TaskPushNotificationConfig,
   type TaskState,
@@ -53,7 +52,7 @@ import { acceptedInputModes } from './media-types.js';
 import { TaskLog } from './task-log.js';
 import { TaskRunner } from './task-runner.js';
 import { openTaskStream, type StreamStart } from './task-stream.js';
-import type { StreamItem } from '../core/service.js';
+import type { StreamItem, SubscribeToTaskParams } from '../core/service.js';
 
 export type { StreamItem } from '../core/service.js';
 
@@ -270,7 +269,7 @@ export class A2AServer {
   ): Promise<AsyncIterable<StreamItem>> {
     return name === 'SendStreamingMessage'
       ? this.sendStreamingMessage(params as SendMessageRequest, call)
-      : this.subscribeToTask(params as SubscribeToTaskRequest, call);
+      : this.subscribeToTask(params as SubscribeToTaskParams, call);
   }
 
   /** SendMessage (spec §3.1.1): blocks until terminal or interrupted unless `returnImmediately`. */
@@ -410,13 +409,13 @@ export class A2AServer {
    * With `Last-Event-ID` the stream instead continues after that event, replaying what was missed.
    */
   async subscribeToTask(
-    params: SubscribeToTaskRequest,
+    params: SubscribeToTaskParams,
     call: CallContext,
   ): Promise<AsyncIterable<StreamItem>> {
     const scope = this.admit(call);
     this.requireStreaming();
     const record = await this.record(scope, params.id);
-    const afterSeq = parseLastEventId(call.lastEventId);
+    const afterSeq = parseLastEventId(params.lastEventId);
     const terminal = isTerminal(record.task.status.state);
     if (afterSeq !== undefined && afterSeq > record.seq) {
       throw new A2AError(

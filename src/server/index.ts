@@ -4,6 +4,9 @@ export type { Agent, AgentCardConfig, AgentEvent, ExecutionContext } from './age
 export { A2AServer } from './a2a-server.js';
 export type { A2AServerOptions, MemoryLimits, StreamItem } from './a2a-server.js';
 export type { CallContext, Principal } from '../core/call-context.js';
+export { isStreamingOperation, withMiddleware } from '../core/middleware.js';
+export type { OperationMiddleware } from '../core/middleware.js';
+export type { SubscribeToTaskParams } from '../core/service.js';
 export { TaskHandle } from './task-handle.js';
 export type { ArtifactOptions, Content } from './task-handle.js';
 export { MemoryTaskStore } from '../stores/memory/task-store.js';

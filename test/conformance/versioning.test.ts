@@ -18,17 +18,34 @@ serverSuite(
 
     verifies(
       [29, 37],
-      'A2A-Version as a query parameter is served',
+      'A2A-Version as a query parameter is served on a GET',
       async (b) => {
         for (const name of ['A2A-Version', 'a2a-version']) {
-          const res = await b.call('SendMessage', sendParams('echo q'), {
-            headers: { 'a2a-version': null },
-            query: { [name]: '1.0' },
-          });
-          expect(taskOf(ok(res)).status.state, name).toBe('TASK_STATE_COMPLETED');
+          const res = await b.call(
+            'ListTasks',
+            {},
+            {
+              headers: { 'a2a-version': null },
+              query: { [name]: '1.0' },
+            },
+          );
+          expect(res.ok, name).toBe(true);
         }
       },
-      // A URL query string: gRPC has only metadata (grpc.test.ts).
+      // Only HTTP+JSON has GET requests; gRPC has only metadata (grpc.test.ts).
+      { only: ['HTTP+JSON'] },
+    );
+
+    verifies(
+      [29, 32],
+      'a state-changing request takes A2A-Version from the header only, never the query (spec §9.2, §11.2)',
+      async (b) => {
+        const res = await b.call('SendMessage', sendParams('echo q'), {
+          headers: { 'a2a-version': null },
+          query: { 'A2A-Version': '1.0' },
+        });
+        expectError(res, 'VERSION_NOT_SUPPORTED');
+      },
       { only: ['JSONRPC', 'HTTP+JSON'] },
     );
 

@@ -126,6 +126,12 @@ export function checkJsonRpcReply(reply: Exchange, request: unknown): void {
     for (const e of events) checkJsonRpcResponse(tryJson(e.data), req.method, id, reply, true);
     return;
   }
+  // 200, or 415 for a body that is not declared as JSON (spec §9.1), with a -32600 error object.
+  if (reply.status === 415) {
+    const error = record(record(tryJson(reply.text), 'JSON-RPC response').error, 'error');
+    if (error.code !== JSONRPC_CODES.INVALID_REQUEST) fail('415 without -32600', reply);
+    return;
+  }
   if (reply.status !== 200) fail('JSON-RPC reply status is not 200', reply);
   checkJsonRpcResponse(tryJson(reply.text), req.method, id, reply, false);
 }

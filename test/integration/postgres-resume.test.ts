@@ -65,7 +65,7 @@ describePostgres('PostgreSQL: resuming a stream on another instance', () => {
     );
 
     // On B, with Last-Event-ID 3: 4 and 5 come from the log ...
-    const resumed = (await b.server.subscribeToTask({ id: taskId }, { lastEventId: '3' }))[
+    const resumed = (await b.server.subscribeToTask({ id: taskId, lastEventId: '3' }, {}))[
       Symbol.asyncIterator
     ]();
     const after = [await next(resumed), await next(resumed)];

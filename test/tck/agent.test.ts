@@ -243,9 +243,6 @@ serverSuite(
         expect(followUp.id).not.toBe(first.id);
         expect([followUp.id, state(followUp)]).toEqual([paused.id, 'TASK_STATE_COMPLETED']);
       },
-      // Known defect: a reused messageId is answered with the first message's task, or refused
-      // when its task or context differs (docs/conformance.md). it.fails flips once it is fixed.
-      { fails: ['JSONRPC', 'HTTP+JSON', 'GRPC'] },
     );
 
     verifies(
@@ -262,9 +259,7 @@ serverSuite(
         expect(reply.status).toBe(200);
         expect(reply.json).toMatchObject({ jsonrpc: '2.0', id: 1, result: { task: {} } });
       },
-      // Known defect: `<url>/` is a non-JSON-RPC 404 (docs/conformance.md). it.fails flips once
-      // it is fixed.
-      { only: ['JSONRPC'], fails: ['JSONRPC'] },
+      { only: ['JSONRPC'] },
     );
   },
 );

@@ -28,6 +28,7 @@ import {
 import type { A2AService } from '../../core/service.js';
 import type { PeerCertificateLike as PeerCertificate } from '../../security/auth/certificate.js';
 import type { CallContext, Principal } from '../../core/call-context.js';
+import { peerAddress } from './auth-gate.js';
 import { a2aType, fromProto, toProto } from './convert.js';
 import { proto, type ProtoObject } from './proto.js';
 import { replyMetadata, requestedExtensions, versionError } from './service-params.js';
@@ -106,7 +107,9 @@ export function createGrpcService(
   ): Promise<CallContext> {
     const refused = versionError(metadata);
     if (refused) throw refused;
-    const call: CallContext = { signal };
+    const call: CallContext = { signal, protocolBinding: 'GRPC' };
+    const remoteAddress = peerAddress(peer);
+    if (remoteAddress !== undefined) call.remoteAddress = remoteAddress;
     const extensions = requestedExtensions(metadata);
     if (extensions !== undefined) call.requestedExtensions = extensions;
     const principal = await options.authenticate?.({ metadata, peer, context: call, certificate });

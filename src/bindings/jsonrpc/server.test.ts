@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { A2AError } from '../../core/errors.js';
 import type { OperationName } from '../../core/operations.js';
 import type { AgentCard } from '../../core/schemas/index.js';
-import { createA2AHandler } from '../../http/handler.js';
+import { createA2AHandler } from '../a2a-handler.js';
 import type { HttpResponse } from '../../http/types.js';
 import type { A2AService, StreamItem } from '../../core/service.js';
 import type { CallContext } from '../../core/call-context.js';
@@ -39,14 +39,27 @@ function fakeService(reply: (name: OperationName) => unknown = () => ({ ok: true
     onError: (e) => errors.push(e),
     maxBodyBytes: 2000,
   });
-  const post = (body: unknown, headers: Record<string, string> = { 'a2a-version': '1.0' }) =>
+  const post = (
+    body: unknown,
+    headers: Record<string, string> = { 'a2a-version': '1.0' },
+    path = '/a2a/jsonrpc',
+  ) =>
     handler({
       method: 'POST',
-      url: '/a2a/jsonrpc',
-      headers: { get: (n) => headers[n] ?? null },
+      url: path,
+      headers: { get: (n) => withType(headers)[n] ?? null },
       body: typeof body === 'string' ? body : JSON.stringify(body),
     });
   return { calls, errors, post };
+}
+
+/** Headers with a JSON Content-Type unless the test set one ('' means none at all). */
+function withType(headers: Record<string, string>): Record<string, string> {
+  if (headers['content-type'] === '') {
+    const { 'content-type': _, ...rest } = headers;
+    return rest;
+  }
+  return { 'content-type': 'application/json', ...headers };
 }
 
 function json(res: HttpResponse): Record<string, unknown> {
@@ -65,6 +78,47 @@ describe('JSON-RPC server', () => {
     expect(calls).toHaveLength(1);
     expect(calls[0]).toMatchObject({ name: 'GetTask', params: { id: 't1', tenant: 'acme' } });
     expect(calls[0]?.call.tenant).toBe('acme');
+  });
+
+  it('answers at its URL with a trailing slash too', async () => {
+    const { calls, post } = fakeService(() => ({ id: 't1' }));
+    const body = json(await post(getTask, { 'a2a-version': '1.0' }, '/a2a/jsonrpc/'));
+    expect(body).toMatchObject({ result: { id: 't1' } });
+    expect(calls).toHaveLength(1);
+  });
+
+  it('[166] takes application/json and application/a2a+json with parameters', async () => {
+    const { calls, post } = fakeService(() => ({ id: 't1' }));
+    for (const type of [
+      'application/json; charset=utf-8',
+      'Application/A2A+JSON',
+      'application/json',
+    ]) {
+      json(await post(getTask, { 'a2a-version': '1.0', 'content-type': type }));
+    }
+    expect(calls).toHaveLength(3);
+  });
+
+  it('[166] refuses any other Content-Type, or none, with 415 and -32600 before running anything (spec §9.1)', async () => {
+    const { calls, post } = fakeService(() => ({ id: 't1' }));
+    for (const type of [
+      'text/plain',
+      'text/plain;charset=UTF-8',
+      'application/x-www-form-urlencoded',
+      'multipart/form-data; boundary=x',
+      '',
+    ]) {
+      const res = await post(getTask, { 'a2a-version': '1.0', 'content-type': type });
+      expect(res.status, type).toBe(415);
+      expect(res.headers['content-type']).toBe('application/json');
+      const body = JSON.parse(res.body as string) as {
+        id: unknown;
+        error: { code: number; message: string };
+      };
+      expect(body.error.code).toBe(-32600);
+      expect(body.error.message).toContain('Content-Type: application/json');
+    }
+    expect(calls).toHaveLength(0);
   });
 
   it('echoes the activated extensions in the A2A-Extensions header [235]', async () => {

@@ -11,8 +11,12 @@
  *   is allowed (JSON-RPC permits it) and echoed.
  * - `params` must be a JSON object (A2A uses by-name parameters only); absent or `null` means
  *   `{}` (GetExtendedAgentCard takes no parameters, spec §3.1.11).
- * - Every JSON-RPC answer, error or not, is HTTP 200 (the spec sets no status; SDKs use 200).
- * - The request Content-Type is not enforced: the body is parsed as JSON whatever it says.
+ * - Every JSON-RPC answer, error or not, is HTTP 200 (the spec sets no status; SDKs use 200),
+ *   except refusals (401, 403, 429, 415): they carry the HTTP status and headers of the refusal.
+ * - The request Content-Type must be `application/json` (spec §9.1) or `application/a2a+json`,
+ *   parameters allowed; anything else (also none) is HTTP 415 with -32600 before the body is
+ *   read, so a web page cannot post a request cross-site without a CORS preflight.
+ * - The endpoint answers at its path with or without a trailing slash.
  */
 import { A2AError, ERROR_CATALOG, errorDetails, toA2AError } from '../../core/errors.js';
 import {
@@ -23,11 +27,33 @@ import {
 } from '../../core/operations.js';
 import { MAX_ID_LENGTH } from '../../core/schemas/proto-json.js';
 import { parseParams } from '../../core/validate.js';
+import { normalizePath } from '../../http/binding.js';
+import type { BindingContext, HttpBinding } from '../../http/binding.js';
 import { bodyText } from '../../http/body.js';
-import { addExtensionsHeader } from '../../http/service-params.js';
+import { isJsonMediaType, unsupportedMediaType } from '../../http/media-type.js';
+import { addExtensionsHeader, withLastEventId } from '../../http/service-params.js';
 import { SSE_HEADERS, encodeSse, sseFrame } from '../../http/sse-encode.js';
-import type { BindingContext, HttpRequest, HttpResponse } from '../../http/types.js';
+import type { HttpRequest, HttpResponse } from '../../http/types.js';
 import { JSONRPC_CONTENT_TYPE } from './wire.js';
+
+/** Options of {@link jsonRpcBinding}. */
+export interface JsonRpcBindingOptions {
+  /** Path of the endpoint (default `/a2a/jsonrpc`). */
+  path?: string | undefined;
+}
+
+/** The JSON-RPC binding (spec §9) for the HTTP router: one POST endpoint. */
+export function jsonRpcBinding(options: JsonRpcBindingOptions = {}): HttpBinding {
+  return {
+    protocolBinding: 'JSONRPC',
+    path: normalizePath(options.path ?? '/a2a/jsonrpc'),
+    match: 'exact',
+    methods: ['POST'],
+    handle: (req, _rest, _query, ctx) => handleJsonRpc(req, ctx),
+    refuse: (req, error, ctx) =>
+      reply(errorJson(requestIdJson(req, ctx.maxBodyBytes), error), ctx, error),
+  };
+}
 
 /** 0.3 method names and their 1.0 successors, for a helpful -32601 (spec Appendix A). */
 const LEGACY_METHODS: ReadonlyMap<string, OperationName> = new Map<string, OperationName>([
@@ -52,13 +78,17 @@ const BY_LOWER_CASE = new Map<string, OperationName>(
 export async function handleJsonRpc(req: HttpRequest, ctx: BindingContext): Promise<HttpResponse> {
   let idJson = 'null';
   try {
+    const contentType = req.headers.get('content-type');
+    if (contentType === null || !isJsonMediaType(contentType)) {
+      throw unsupportedMediaType(contentType, JSONRPC_CONTENT_TYPE);
+    }
     const request = parseRequest(bodyText(req, ctx.maxBodyBytes));
     idJson = JSON.stringify(request.id);
     const { method, params: rawParams } = checkRequest(request);
     // Version before method: without A2A-Version the method names mean 0.3 (spec §3.6.2).
     if (ctx.versionError !== undefined) throw ctx.versionError;
     const name = operationOf(method);
-    const params = parseParams(name, rawParams);
+    const params = withLastEventId(name, parseParams(name, rawParams), req);
     ctx.call.tenant = params.tenant;
     if (isStreaming(name)) {
       const source = await ctx.service.stream(name, params, ctx.call);
@@ -73,9 +103,10 @@ export async function handleJsonRpc(req: HttpRequest, ctx: BindingContext): Prom
       };
     }
     const result = await ctx.service.invoke(name, params, ctx.call);
-    return reply(resultJson(idJson, result), ctx);
+    return reply(resultJson(idJson, result), ctx, undefined);
   } catch (error) {
-    return reply(errorJson(idJson, toA2AError(error, ctx.onError)), ctx);
+    const failure = toA2AError(error, ctx.onError);
+    return reply(errorJson(idJson, failure), ctx, failure);
   }
 }
 
@@ -98,12 +129,31 @@ export function errorJson(idJson: string, error: A2AError): string {
   return `{"jsonrpc":"2.0","id":${idJson},"error":${JSON.stringify(body)}}`;
 }
 
-function reply(body: string, ctx: BindingContext): HttpResponse {
+/** An HTTP 200 answer, or a refusal's status and headers (`error.headers` is set on refusals). */
+function reply(body: string, ctx: BindingContext, error: A2AError | undefined): HttpResponse {
+  const refusal = error?.headers;
   const headers = addExtensionsHeader(
-    { 'content-type': JSONRPC_CONTENT_TYPE },
+    refusal === undefined
+      ? { 'content-type': JSONRPC_CONTENT_TYPE }
+      : { ...refusal, 'content-type': JSONRPC_CONTENT_TYPE },
     ctx.call.activatedExtensions,
   );
-  return { status: 200, headers, body };
+  const status =
+    refusal === undefined || error === undefined ? 200 : ERROR_CATALOG[error.code].http;
+  return { status, headers, body };
+}
+
+/** The JSON of the request's JSON-RPC `id` when the body has a usable one, else `null`. */
+function requestIdJson(req: HttpRequest, maxBodyBytes: number): string {
+  try {
+    const body: unknown = JSON.parse(bodyText(req, maxBodyBytes));
+    if (typeof body !== 'object' || body === null || Array.isArray(body)) return 'null';
+    const id = (body as { id?: unknown }).id;
+    const usable = typeof id === 'string' || (typeof id === 'number' && Number.isFinite(id));
+    return usable ? JSON.stringify(id) : 'null';
+  } catch {
+    return 'null';
+  }
 }
 
 type RequestObject = Record<string, unknown> & { id: string | number | null };

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { A2AError } from '../../core/errors.js';
 import type { OperationName } from '../../core/operations.js';
 import type { AgentCard } from '../../core/schemas/index.js';
-import { createA2AHandler } from '../../http/handler.js';
+import { createA2AHandler } from '../a2a-handler.js';
 import type { HttpResponse } from '../../http/types.js';
 import type { A2AService, StreamItem } from '../../core/service.js';
 import type { CallContext } from '../../core/call-context.js';
@@ -101,18 +101,34 @@ describe('HTTP+JSON server', () => {
     const { calls, send } = fakeService();
     await send('POST', '/acme/tasks/t1:cancel', {
       body: JSON.stringify({ id: 'other', tenant: 'evil', metadata: { k: 1 } }),
+      headers: { 'content-type': 'application/json' },
     });
     expect(calls[0]?.params).toEqual({ id: 't1', tenant: 'acme', metadata: { k: 1 } });
     expect(calls[0]?.call.tenant).toBe('acme');
   });
 
-  it('accepts a body without Content-Type as JSON, and an empty body on :cancel', async () => {
+  it('refuses a body without Content-Type with 415 (a page could send it cross-site); takes an empty body on :cancel', async () => {
     const { calls, send } = fakeService();
-    expect((await send('POST', '/tasks/t1:cancel', { body: '{"metadata":{"a":1}}' })).status).toBe(
-      200,
-    );
+    const untyped = await send('POST', '/tasks/t1:cancel', { body: '{"metadata":{"a":1}}' });
+    expect(untyped.status).toBe(415);
+    expect(JSON.parse(untyped.body as string)).toMatchObject({
+      error: { code: 415, status: 'INVALID_ARGUMENT' },
+    });
+    expect((untyped.body as string).includes('Content-Type: application/a2a+json')).toBe(true);
+    const typed = await send('POST', '/tasks/t1:cancel', {
+      body: '{"metadata":{"a":1}}',
+      headers: { 'content-type': 'application/a2a+json; charset=utf-8' },
+    });
+    expect(typed.status).toBe(200);
     expect((await send('POST', '/tasks/t2:cancel')).status).toBe(200);
     expect(calls.map((c) => c.params)).toEqual([{ id: 't1', metadata: { a: 1 } }, { id: 't2' }]);
+  });
+
+  it('ignores a trailing slash on a route', async () => {
+    const { calls, send } = fakeService(() => ({ id: 't1' }));
+    expect((await send('GET', '/tasks/t1/')).status).toBe(200);
+    expect((await send('POST', '/tasks/t1:cancel/')).status).toBe(200);
+    expect(calls.map((c) => c.name)).toEqual(['GetTask', 'CancelTask']);
   });
 
   it('[175][176] reads GET parameters from the query string', async () => {
@@ -255,8 +271,11 @@ describe('HTTP+JSON server', () => {
       const { calls, send } = fakeService(() => events());
       const res = await send(verb, '/tasks/t:subscribe', { headers: { 'last-event-id': '2' } });
       expect(res.headers['content-type']).toBe('text/event-stream');
-      expect(calls[0]).toMatchObject({ name: 'SubscribeToTask', params: { id: 't' } });
-      expect(calls[0]?.call.lastEventId).toBe('2');
+      // Last-Event-ID reaches SubscribeToTask as a parameter (SubscribeToTaskParams).
+      expect(calls[0]).toMatchObject({
+        name: 'SubscribeToTask',
+        params: { id: 't', lastEventId: '2' },
+      });
       const frames: string[] = [];
       for await (const frame of res.body as AsyncIterable<string>) frames.push(frame);
       expect(frames[0]).toBe(

@@ -2,7 +2,9 @@
  * Server side of the HTTP+JSON binding (spec §11): routes of REST_ROUTES (also under
  * `/{tenant}`), request = path fields over body or query fields, success = the ProtoJSON response
  * with status 200, errors = google.rpc.Status with the catalog's HTTP status (spec §11.6),
- * streaming = SSE whose `data` is the bare StreamResponse (spec §11.7).
+ * streaming = SSE whose `data` is the bare StreamResponse (spec §11.7). A trailing slash is
+ * ignored (`/tasks/` is `/tasks`). A body must be sent as `application/a2a+json` or
+ * `application/json`: other types, and a body without a Content-Type, are refused with 415.
  */
 import { A2AError, toA2AError } from '../../core/errors.js';
 import {
@@ -11,15 +13,37 @@ import {
   type StreamingOperationName,
 } from '../../core/operations.js';
 import { parseParams } from '../../core/validate.js';
+import { normalizePath, type BindingContext, type HttpBinding } from '../../http/binding.js';
 import { bodyText } from '../../http/body.js';
 import { statusJson, statusResponse } from '../../http/errors.js';
-import { addExtensionsHeader } from '../../http/service-params.js';
+import {
+  JSON_TYPE,
+  isJsonMediaType,
+  mediaType,
+  unsupportedMediaType,
+} from '../../http/media-type.js';
+import { addExtensionsHeader, withLastEventId } from '../../http/service-params.js';
 import { SSE_HEADERS, encodeSse } from '../../http/sse-encode.js';
-import type { BindingContext, HttpRequest, HttpResponse } from '../../http/types.js';
+import type { HttpRequest, HttpResponse } from '../../http/types.js';
 import { matchRoute, queryFields } from './router.js';
 import { A2A_JSON, type RestRoute } from './wire.js';
 
-const JSON_TYPE = 'application/json';
+/** Options of {@link restBinding}. */
+export interface RestBindingOptions {
+  /** Base path of the routes (default `/a2a/rest`). */
+  path?: string | undefined;
+}
+
+/** The HTTP+JSON binding (spec §11) for the HTTP router: every route under its base path. */
+export function restBinding(options: RestBindingOptions = {}): HttpBinding {
+  return {
+    protocolBinding: 'HTTP+JSON',
+    path: normalizePath(options.path ?? '/a2a/rest'),
+    match: 'prefix',
+    handle: handleRest,
+    refuse: (req, error) => statusResponse(error, responseType(req), { ...error.headers }),
+  };
+}
 
 /**
  * Answers one request under the REST base path; `path` is relative to it (starts with `/` or is
@@ -33,7 +57,7 @@ export async function handleRest(
 ): Promise<HttpResponse> {
   const contentType = responseType(req);
   try {
-    const match = matchRoute(req.method, path === '' ? '/' : path);
+    const match = matchRoute(req.method, routePath(path));
     if (match.kind === 'not-found') {
       throw new A2AError('METHOD_NOT_FOUND', `No A2A operation at ${req.method} ${path || '/'}`);
     }
@@ -49,7 +73,7 @@ export async function handleRest(
     // Path-bound fields (and the path tenant) win over body and query (spec §11.3).
     const fields = { ...requestFields(req, route, query, ctx.maxBodyBytes), ...match.fields };
     if (match.tenant !== undefined) fields.tenant = match.tenant;
-    const params = parseParams(route.operation, fields);
+    const params = withLastEventId(route.operation, parseParams(route.operation, fields), req);
     ctx.call.tenant = params.tenant;
     if (isStreaming(route.operation)) {
       const source = await ctx.service.stream(route.operation, params, ctx.call);
@@ -71,9 +95,16 @@ export async function handleRest(
       body: JSON.stringify(result) ?? '{}',
     };
   } catch (error) {
-    const headers = addExtensionsHeader({}, ctx.call.activatedExtensions);
-    return statusResponse(toA2AError(error, ctx.onError), contentType, headers);
+    const failure = toA2AError(error, ctx.onError);
+    const headers = addExtensionsHeader({ ...failure.headers }, ctx.call.activatedExtensions);
+    return statusResponse(failure, contentType, headers);
   }
+}
+
+/** The path to route: `/` for the base itself, one trailing slash dropped (`/tasks/` → `/tasks`). */
+function routePath(path: string): string {
+  if (path === '' || path === '/') return '/';
+  return path.endsWith('/') ? path.slice(0, -1) : path;
 }
 
 /**
@@ -110,18 +141,17 @@ function requestFields(
   }
 }
 
-/** Parses a POST body: JSON media types only; an empty body is `{}` (e.g. `:cancel`). */
+/**
+ * Parses a POST body: JSON media types only, a body without Content-Type included (a web page
+ * can send both without a CORS preflight); an empty body without one is `{}` (e.g. `:cancel`).
+ */
 function jsonBody(text: string, contentType: string | null): Record<string, unknown> {
-  if (text.trim() === '') return {};
-  if (contentType !== null) {
-    const type = mediaType(contentType);
-    if (type !== JSON_TYPE && type !== A2A_JSON) {
-      throw new A2AError(
-        'UNSUPPORTED_MEDIA_TYPE',
-        `Unsupported Content-Type "${type}": send ${A2A_JSON} or ${JSON_TYPE}`,
-      );
-    }
+  if (contentType === null) {
+    if (text === '') return {};
+    throw unsupportedMediaType(contentType, A2A_JSON);
   }
+  if (!isJsonMediaType(contentType)) throw unsupportedMediaType(contentType, A2A_JSON);
+  if (text.trim() === '') return {};
   let body: unknown;
   try {
     body = JSON.parse(text);
@@ -134,12 +164,6 @@ function jsonBody(text: string, contentType: string | null): Record<string, unkn
     });
   }
   return body as Record<string, unknown>;
-}
-
-/** `type/subtype` of a Content-Type value, lower-case, parameters (charset) dropped. */
-function mediaType(value: string): string {
-  const semicolon = value.indexOf(';');
-  return (semicolon < 0 ? value : value.slice(0, semicolon)).trim().toLowerCase();
 }
 
 function isStreaming(name: OperationName): name is StreamingOperationName {

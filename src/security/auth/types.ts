@@ -3,11 +3,12 @@
  * and what it answers: a principal, nobody (anonymous), or a refusal that says what is missing.
  */
 import type { ClientCertificate, HttpHeaders, Principal } from '../../core/call-context.js';
+import type { ProtocolBinding } from '../../core/interfaces.js';
 
 export type { ClientCertificate, Principal };
 
-/** The binding a request came in on. */
-export type AuthBinding = 'JSONRPC' | 'HTTP+JSON' | 'GRPC';
+/** The binding a request came in on: the card's `protocolBinding` (a custom binding's own name). */
+export type AuthBinding = ProtocolBinding | (string & {});
 
 /** Everything an authenticator may look at; identity lives in the transport (spec §7.3). */
 export interface AuthRequest {

@@ -1,13 +1,15 @@
 /**
  * The access control of one server, shared by every binding so a caller has one identity and one
  * quota whichever binding it uses: authentication and the rate limit per request (`admit`, before
- * anything is parsed or looked up, spec §13.1), then, around the operations (`wrap`), skill
- * requirements, the extended card's authentication, message limits, and concurrent streams.
+ * anything is parsed or looked up, spec §13.1), then, as one operation middleware
+ * (`middleware`), skill requirements, the extended card's authentication, message limits, and
+ * concurrent streams. Every refusal is an A2AError carrying its HTTP headers; the binding renders it.
  */
 import { A2AError } from '../../core/errors.js';
-import type { OperationName, StreamingOperationName } from '../../core/operations.js';
+import { isStreamingOperation, type OperationMiddleware } from '../../core/middleware.js';
+import type { OperationName } from '../../core/operations.js';
 import type { SendMessageRequest } from '../../core/schemas/index.js';
-import type { A2AService, StreamItem } from '../../core/service.js';
+import type { StreamItem } from '../../core/service.js';
 import type { CallContext } from '../../core/call-context.js';
 import type { SecurityDeclarations } from '../auth/card-authenticator.js';
 import {
@@ -15,12 +17,7 @@ import {
   type AuthOptions,
   type ServerAuthentication,
 } from '../auth/options.js';
-import {
-  isAuthFailure,
-  type AuthBinding,
-  type AuthFailure,
-  type AuthRequest,
-} from '../auth/types.js';
+import { isAuthFailure, type AuthFailure, type AuthRequest } from '../auth/types.js';
 import {
   applyMessageLimits,
   capHistory,
@@ -35,28 +32,12 @@ export interface AccessControlOptions {
   readonly limits?: LimitOptions | undefined;
 }
 
-/** A refused request: the error to answer with and the HTTP headers that go with it. */
-export interface Refusal {
-  readonly error: A2AError;
-  readonly headers: Readonly<Record<string, string>>;
-}
-
-interface CallInfo {
-  readonly binding: AuthBinding;
-  /** The client's IP address, when known. */
-  readonly address?: string | undefined;
-  /** Whose quota the call uses: `principal:<id>` or `ip:<address>`. */
-  readonly key: string;
-  refusal?: Refusal;
-}
-
 /** Authentication and limits of one server (see the module comment). */
 export class AccessControl {
   private readonly authentication: ServerAuthentication | undefined;
   private readonly rate: RateLimiter | undefined;
   private readonly streams: ConcurrencyLimiter | undefined;
   private readonly streamsPerAddress: ConcurrencyLimiter | undefined;
-  private readonly calls = new WeakMap<CallContext, CallInfo>();
   private readonly maxPartsPerMessage: number;
   private readonly maxMessageBytes: number;
   private readonly maxHistoryLength: number;
@@ -91,76 +72,53 @@ export class AccessControl {
    * Authenticates one request and takes a token from its caller's bucket; on success the
    * principal is in `call.principal`. Returns the refusal (401/403/429) instead of throwing.
    */
-  async admit(request: AuthRequest, call: CallContext): Promise<Refusal | undefined> {
+  async admit(request: AuthRequest, call: CallContext): Promise<A2AError | undefined> {
     if (this.open) return undefined; // nothing to check: the common case of a public agent
     const outcome = await this.authentication?.authenticate(request);
     if (isAuthFailure(outcome)) return authRefusal(outcome);
     if (outcome !== undefined) call.principal = outcome;
-    const key =
-      outcome !== undefined
-        ? `principal:${outcome.id}`
-        : `ip:${request.remoteAddress ?? 'unknown'}`;
-    this.calls.set(call, { binding: request.binding, key, address: request.remoteAddress });
-    const decision = this.rate?.take(key);
+    const decision = this.rate?.take(keyOf(outcome, request.remoteAddress));
     if (decision !== undefined && !decision.allowed) {
       const seconds = decision.retryAfterSeconds;
       const message = `${this.rate?.describe() ?? 'rate limit exceeded'}: retry in ${seconds} s`;
-      const error = new A2AError('RATE_LIMITED', message);
-      return { error, headers: { 'retry-after': String(seconds) } };
+      return new A2AError('RATE_LIMITED', message, { headers: { 'retry-after': String(seconds) } });
     }
     return undefined;
   }
 
   /**
-   * The refusal raised inside {@link wrap} for `call`, if any: the HTTP layer answers with its
-   * status and headers (`WWW-Authenticate`, `Retry-After`), also on JSON-RPC.
+   * The per-operation checks as one {@link OperationMiddleware}: message limits and skill
+   * requirements on the way in, the extended card's authentication, one stream slot per open
+   * stream, and history capped on the way out.
    */
-  lateRefusal(call: CallContext): Refusal | undefined {
-    return this.calls.get(call)?.refusal;
-  }
-
-  /** `service` with the per-operation checks; every other member is passed through. */
-  wrap(service: A2AService): A2AService {
-    const invoke = async (name: OperationName, params: unknown, call: CallContext) => {
-      const checked = this.before(name, params, call);
-      const result = await service.invoke(name, checked, call);
-      if (
-        name === 'GetExtendedAgentCard' &&
-        call.principal === undefined &&
-        this.authentication !== undefined
-      ) {
-        // spec §3.1.11 / checklist [217]: only after the capability and configuration checks.
-        throw this.refuse(call, {
-          failure: 'UNAUTHENTICATED',
-          message:
-            'GetExtendedAgentCard requires an authenticated caller: send the credentials the public card asks for',
-          challenges: [],
-        });
-      }
-      return capHistory(result, this.maxHistoryLength, name);
-    };
-    const stream = async (name: StreamingOperationName, params: unknown, call: CallContext) => {
-      const checked = this.before(name, params, call);
+  readonly middleware: OperationMiddleware = async (name, params, call, next) => {
+    const checked = this.before(name, params, call);
+    if (isStreamingOperation(name)) {
       const release = this.acquireStream(call);
       try {
-        const source = await service.stream(name, checked, call);
+        const source = (await next(checked)) as AsyncIterable<StreamItem>;
         return releasing(source, release, this.maxHistoryLength);
       } catch (error) {
         release();
         throw error;
       }
-    };
-    return new Proxy(service, {
-      get(target, property) {
-        if (property === 'invoke') return invoke;
-        if (property === 'stream') return stream;
-        const value: unknown = Reflect.get(target, property, target);
-        return typeof value === 'function'
-          ? (value as (...a: unknown[]) => unknown).bind(target)
-          : value;
-      },
-    });
-  }
+    }
+    const result = await next(checked);
+    if (
+      name === 'GetExtendedAgentCard' &&
+      call.principal === undefined &&
+      this.authentication !== undefined
+    ) {
+      // spec §3.1.11 / checklist [217]: only after the capability and configuration checks.
+      throw authRefusal({
+        failure: 'UNAUTHENTICATED',
+        message:
+          'GetExtendedAgentCard requires an authenticated caller: send the credentials the public card asks for',
+        challenges: [],
+      });
+    }
+    return capHistory(result, this.maxHistoryLength, name);
+  };
 
   private before(name: OperationName, params: unknown, call: CallContext): unknown {
     const checked = applyMessageLimits(name, params, {
@@ -169,36 +127,32 @@ export class AccessControl {
       maxHistoryLength: this.maxHistoryLength,
     });
     if ((name === 'SendMessage' || name === 'SendStreamingMessage') && this.authentication) {
-      const binding = this.calls.get(call)?.binding ?? 'HTTP+JSON';
       const refused = this.authentication.authorizeMessage(
         checked as SendMessageRequest,
         call.principal,
-        binding,
+        call.protocolBinding ?? 'HTTP+JSON',
       );
-      if (refused !== undefined) throw this.refuse(call, refused);
+      if (refused !== undefined) throw authRefusal(refused);
     }
     return checked;
   }
 
   private acquireStream(call: CallContext): () => void {
-    const info = this.calls.get(call);
-    const address = info?.address;
+    const address = call.remoteAddress;
     let releaseAddress: (() => void) | undefined;
     if (this.streamsPerAddress !== undefined && address !== undefined) {
       releaseAddress = this.streamsPerAddress.acquire(address);
       if (releaseAddress === undefined) {
-        throw this.tooManyStreams(
-          call,
+        throw tooManyStreams(
           `too many open streams from ${address}: at most ${this.streamsPerAddress.max} at once per client address; close one first`,
         );
       }
     }
     if (this.streams === undefined) return releaseAddress ?? (() => undefined);
-    const release = this.streams.acquire(info?.key ?? keyOf(call));
+    const release = this.streams.acquire(keyOf(call.principal, address));
     if (release === undefined) {
       releaseAddress?.();
-      throw this.tooManyStreams(
-        call,
+      throw tooManyStreams(
         `too many open streams: at most ${this.streams.max} at once per caller; close one first`,
       );
     }
@@ -207,39 +161,28 @@ export class AccessControl {
       releaseAddress?.();
     };
   }
-
-  private tooManyStreams(call: CallContext, message: string): A2AError {
-    const error = new A2AError('RATE_LIMITED', message);
-    this.record(call, { error, headers: { 'retry-after': '1' } });
-    return error;
-  }
-
-  private refuse(call: CallContext, failure: AuthFailure): A2AError {
-    const refusal = authRefusal(failure);
-    this.record(call, refusal);
-    return refusal.error;
-  }
-
-  private record(call: CallContext, refusal: Refusal): void {
-    const info = this.calls.get(call) ?? { binding: 'HTTP+JSON' as const, key: keyOf(call) };
-    info.refusal = refusal;
-    this.calls.set(call, info);
-  }
 }
 
-/** The A2AError and `WWW-Authenticate` / `Retry-After` headers of an authentication refusal. */
-export function authRefusal(failure: AuthFailure): Refusal {
-  const error = new A2AError(failure.failure, failure.message);
+function tooManyStreams(message: string): A2AError {
+  return new A2AError('RATE_LIMITED', message, { headers: { 'retry-after': '1' } });
+}
+
+/** The A2AError of an authentication refusal, with its `WWW-Authenticate` / `Retry-After` headers. */
+export function authRefusal(failure: AuthFailure): A2AError {
   const headers: Record<string, string> =
     failure.challenges.length > 0 ? { 'www-authenticate': failure.challenges.join(', ') } : {};
   if (failure.retryAfterSeconds !== undefined) {
     headers['retry-after'] = String(failure.retryAfterSeconds);
   }
-  return { error, headers };
+  return new A2AError(failure.failure, failure.message, { headers });
 }
 
-function keyOf(call: CallContext): string {
-  return call.principal !== undefined ? `principal:${call.principal.id}` : 'ip:unknown';
+/** Whose quota a call uses: `principal:<id>`, else `ip:<address>`. */
+function keyOf(
+  principal: { readonly id: string } | undefined,
+  address: string | undefined,
+): string {
+  return principal !== undefined ? `principal:${principal.id}` : `ip:${address ?? 'unknown'}`;
 }
 
 /**

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { capHistory } from './message-limits.js';
 import { ConcurrencyLimiter, RateLimiter } from './rate-limit.js';
-import { peerAddress } from './grpc-gate.js';
+import { peerAddress } from '../../bindings/grpc/auth-gate.js';
 
 describe('RateLimiter', () => {
   it('allows a burst, then one request per refill interval, and says how long to wait', () => {

@@ -3,7 +3,7 @@
  * authentication (browsers send no credentials on a preflight), and the allow/expose headers on
  * every answer to an allowed origin, the public card and error replies included.
  */
-import type { HttpHandler, HttpRequest, HttpResponse } from '../../http/types.js';
+import type { HttpHandler, HttpRequest, HttpResponse } from './types.js';
 
 /** Options of {@link withCors}. */
 export interface CorsOptions {
@@ -92,7 +92,8 @@ export function withCors(handler: HttpHandler, options: CorsOptions): HttpHandle
   };
 }
 
-function originMatcher(origins: CorsOptions['origins']): (origin: string) => boolean {
+/** The predicate of `origins`: exact origins (case-insensitive, no trailing slash), `*`, or yours. */
+export function originMatcher(origins: CorsOptions['origins']): (origin: string) => boolean {
   if (origins === '*') return () => true;
   if (typeof origins === 'function') return origins;
   const set = new Set(origins.map((o) => o.replace(/\/+$/, '').toLowerCase()));

@@ -5,9 +5,9 @@
  * all bindings support the same schemes).
  */
 import type { CallContext, HttpHeaders, Principal } from '../../core/call-context.js';
-import { clientCertificateOf, type PeerCertificateLike } from '../auth/certificate.js';
-import type { AuthRequest } from '../auth/types.js';
-import type { AccessControl } from './access-control.js';
+import { clientCertificateOf, type PeerCertificateLike } from '../../security/auth/certificate.js';
+import type { AuthRequest } from '../../security/auth/types.js';
+import type { AccessControl } from '../../security/limits/access-control.js';
 
 /** What the gRPC server tells its `authenticate` hook about a call (structural: no grpc-js). */
 export interface GrpcGateCall {
@@ -27,7 +27,7 @@ export function grpcAuthenticate(
   return async (info) => {
     const call: CallContext = info.context ?? {};
     const refusal = await access.admit(grpcAuthRequest(info), call);
-    if (refusal !== undefined) throw refusal.error;
+    if (refusal !== undefined) throw refusal;
     return call.principal;
   };
 }

@@ -1,0 +1,62 @@
+/**
+ * The operation middleware seam: functions run around every A2A operation on every binding
+ * (JSON-RPC, HTTP+JSON, gRPC), after the binding validated the request and before the server
+ * runs it. Access control is one; logging, rate limits and custom authorization are others.
+ */
+import type { CallContext } from './call-context.js';
+import type { OperationName, StreamingOperationName } from './operations.js';
+import type { A2AService, StreamItem } from './service.js';
+
+/**
+ * One middleware: look at (or replace) the validated `params`, refuse by throwing an A2AError,
+ * or call `next` and return (or wrap) its result. For the streaming operations
+ * (`SendStreamingMessage`, `SubscribeToTask`) `next` resolves to an
+ * `AsyncIterable<StreamItem>` — the stream is open then; its events follow as it is read.
+ * `next()` without an argument passes `params` on unchanged.
+ */
+export type OperationMiddleware = (
+  operation: OperationName,
+  params: unknown,
+  call: CallContext,
+  next: (params?: unknown) => Promise<unknown>,
+) => Promise<unknown>;
+
+/** True for the two operations whose result is a stream of {@link StreamItem}s. */
+export function isStreamingOperation(name: OperationName): name is StreamingOperationName {
+  return name === 'SendStreamingMessage' || name === 'SubscribeToTask';
+}
+
+/**
+ * `service` with `middleware` around each operation, the first outermost. No middleware gives
+ * `service` itself, so an agent without hooks pays nothing.
+ */
+export function withMiddleware(
+  service: A2AService,
+  middleware: readonly OperationMiddleware[],
+): A2AService {
+  if (middleware.length === 0) return service;
+  const chain = [...middleware];
+  function run(
+    name: OperationName,
+    params: unknown,
+    call: CallContext,
+    last: (params: unknown) => Promise<unknown>,
+  ): Promise<unknown> {
+    const step = (index: number, current: unknown): Promise<unknown> => {
+      const layer = chain[index];
+      if (layer === undefined) return last(current);
+      return layer(name, current, call, (next) =>
+        step(index + 1, next === undefined ? current : next),
+      );
+    };
+    return step(0, params);
+  }
+  return {
+    invoke: (name, params, call) => run(name, params, call, (p) => service.invoke(name, p, call)),
+    stream: (name, params, call) =>
+      run(name, params, call, (p) => service.stream(name, p, call)) as Promise<
+        AsyncIterable<StreamItem>
+      >,
+    agentCard: (interfaces) => service.agentCard(interfaces),
+  };
+}

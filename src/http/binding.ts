@@ -1,0 +1,65 @@
+/**
+ * What the HTTP router needs from a protocol binding (JSON-RPC, HTTP+JSON, or one of your own):
+ * where it answers, how it answers a request, and how it renders a refusal. The router iterates
+ * a list of these, and the card's interfaces come from the same list (spec §8.3.1: in order).
+ */
+import type { CallContext } from '../core/call-context.js';
+import type { A2AError, InternalErrorReporter } from '../core/errors.js';
+import { PROTOCOL_VERSION } from '../core/interfaces.js';
+import type { AgentInterface } from '../core/schemas/index.js';
+import type { A2AService } from '../core/service.js';
+import type { HttpRequest, HttpResponse } from './types.js';
+
+/** One binding served over HTTP. */
+export interface HttpBinding {
+  /** The card's `protocolBinding` string (`JSONRPC`, `HTTP+JSON`, …). */
+  readonly protocolBinding: string;
+  /** Where it answers (`/a2a/jsonrpc`): a leading slash, no trailing one; the card URL's path. */
+  readonly path: string;
+  /** `exact`: the path itself (with or without a trailing slash); `prefix`: also everything under it. */
+  readonly match: 'exact' | 'prefix';
+  /** The only methods it takes, when it has a fixed set: others get 405 with `Allow`. */
+  readonly methods?: readonly string[] | undefined;
+  /**
+   * Answers one request. `rest` is the path after {@link path} (`''` or starting with `/`),
+   * `query` the raw query string. Must not throw: errors are answered in the binding's shape.
+   */
+  handle(req: HttpRequest, rest: string, query: string, ctx: BindingContext): Promise<HttpResponse>;
+  /**
+   * The answer to a request refused before the binding saw it (authentication, rate limit,
+   * cross-site): the error in this binding's shape with the catalog's HTTP status and
+   * `error.headers`.
+   */
+  refuse(req: HttpRequest, error: A2AError, ctx: BindingContext): HttpResponse;
+}
+
+/** What the router passes to a binding for one request. */
+export interface BindingContext {
+  /** The service with the operation middleware (access control first). */
+  readonly service: A2AService;
+  readonly keepAliveMs: number;
+  readonly maxBodyBytes: number;
+  readonly onError: InternalErrorReporter;
+  /** Tenant-free context of the call (binding, extensions, signal, principal); bindings add tenant. */
+  readonly call: CallContext;
+  /** The VersionNotSupported error of this request, if its A2A-Version is not served. */
+  readonly versionError: A2AError | undefined;
+}
+
+/** The card entries of `bindings` for `baseUrl`, in their order (spec §8.3.1). */
+export function bindingInterfaces(
+  baseUrl: string,
+  bindings: readonly HttpBinding[],
+): AgentInterface[] {
+  return bindings.map((binding) => ({
+    url: baseUrl + binding.path,
+    protocolBinding: binding.protocolBinding,
+    protocolVersion: PROTOCOL_VERSION,
+  }));
+}
+
+/** `/a2a/rest/` → `/a2a/rest`; always with a leading slash. */
+export function normalizePath(path: string): string {
+  const trimmed = path.replace(/\/+$/, '');
+  return trimmed.startsWith('/') ? trimmed : `/${trimmed}`;
+}
