@@ -9,6 +9,7 @@ import { A2AServer } from './a2a-server.js';
 
 const skills = [{ id: 's', name: 'S', description: 'd', tags: ['t'] }];
 
+/** A server counting agent runs; retries count within 10 minutes of the first attempt. */
 function counting(execute: Agent['execute'], extra: Partial<Agent['card']> = {}) {
   let runs = 0;
   const agent = createAgent({
@@ -18,7 +19,10 @@ function counting(execute: Agent['execute'], extra: Partial<Agent['card']> = {})
       return execute(ctx);
     },
   });
-  return { server: new A2AServer({ agent, logger: null }), runs: () => runs };
+  return {
+    server: new A2AServer({ agent, logger: null, idempotency: { windowMs: 600_000 } }),
+    runs: () => runs,
+  };
 }
 
 const echo: Agent['execute'] = async function* ({ message, task }) {

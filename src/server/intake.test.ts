@@ -222,12 +222,22 @@ describe('retries across a restart (SQLite file)', () => {
     const recorded = recordingAgent();
     const open = (): TaskStore => new SqliteTaskStore({ path });
     const message = userMessage('durable');
-    const first = new A2AServer({ agent: recorded.agent, store: open(), logger: null });
+    const first = new A2AServer({
+      agent: recorded.agent,
+      store: open(),
+      logger: null,
+      idempotency: { windowMs: 600_000 },
+    });
     const before = await first.sendMessage({ message }, { principal: { id: 'alice' } });
     await first.idle();
     await first.close();
 
-    const second = new A2AServer({ agent: recorded.agent, store: open(), logger: null });
+    const second = new A2AServer({
+      agent: recorded.agent,
+      store: open(),
+      logger: null,
+      idempotency: { windowMs: 600_000 },
+    });
     const call = { principal: { id: 'alice' } };
     const retried = await second.sendMessage({ message }, call);
     expect('task' in retried && retried.task.id).toBe('task' in before && before.task.id);

@@ -81,7 +81,7 @@ describe('TaskLog', () => {
     expect(at).toEqual({ seq: 3, state: 'TASK_STATE_WORKING' });
     expect(trace).toEqual(['bus 1', 'notify 1', 'bus 2', 'bus 3', 'notify 2,3']);
     expect((await store.get(scope, task.id))?.seq).toBe(3);
-    expect(await store.findByMessageId(scope, 'm1')).toBe(task.id);
+    expect((await store.findByMessageId(scope, 'm1'))?.taskId).toBe(task.id);
   });
 
   it('writes nothing for a batch the state machine refuses (batchProblem)', async () => {

@@ -142,7 +142,9 @@ describe('TaskRunner', () => {
     await r.run.idle();
     const record = await r.store.get(scope, first.taskId);
     const answer = userMessage('that one');
-    const second = started(await r.start(answer, { taskId: first.taskId, current: record }));
+    const second = started(
+      await r.start(answer, { taskId: first.taskId, current: record, fingerprint: 'f1' }),
+    );
     expect(second.created).toBe(false);
     expect(second.resumed?.status.state).toBe('TASK_STATE_SUBMITTED');
     await r.run.idle();
@@ -152,6 +154,10 @@ describe('TaskRunner', () => {
       '4 TASK_STATE_SUBMITTED',
       '5 TASK_STATE_COMPLETED',
     ]);
-    expect(await r.store.findByMessageId(scope, answer.messageId)).toBe(first.taskId);
+    // Indexed with its fingerprint (intake.ts computes it), for retries of the answer.
+    expect(await r.store.findByMessageId(scope, answer.messageId)).toMatchObject({
+      taskId: first.taskId,
+      fingerprint: 'f1',
+    });
   });
 });

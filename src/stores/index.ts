@@ -6,6 +6,8 @@
  */
 export { ConcurrencyError, InvalidPageTokenError, StorageError } from './types.js';
 export type {
+  IndexedMessage,
+  MessageIndexing,
   AppendOptions,
   AppendPush,
   ClaimRef,
