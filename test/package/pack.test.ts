@@ -5,7 +5,7 @@
  * with `--omit=optional` and no optional peer, one with every optional peer.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -98,7 +98,7 @@ describe('npm pack', () => {
       for (const path of paths) expect(listing).toContain(`package/${path.slice(2)}`);
     }
     expect(listing.some((f) => f.endsWith('.test.js') || f.endsWith('.test.ts'))).toBe(false);
-  });
+  }, 300_000);
 });
 
 describe('installed with --omit=optional and no optional peer', () => {
@@ -121,7 +121,7 @@ describe('installed with --omit=optional and no optional peer', () => {
     const results = JSON.parse(run('node', ['imports.mjs'], esm)) as Record<string, unknown>;
     for (const s of WITHOUT_PEERS) expect(results[s], s).toBeGreaterThan(0);
     for (const [s, peer] of Object.entries(NEEDS_PEER)) expect(String(results[s])).toContain(peer);
-  });
+  }, 300_000);
 
   it('requires every export that needs no peer from CommonJS, one instance shared with import', () => {
     const script = `
@@ -140,7 +140,7 @@ describe('installed with --omit=optional and no optional peer', () => {
     for (const s of WITHOUT_PEERS) expect(results[s], s).toBeGreaterThan(0);
     expect(results.sameA2AError).toBe(true);
     expect(results.sameTransportError).toBe(true);
-  });
+  }, 300_000);
 
   it('type-checks with skipLibCheck: false, from ESM and from CommonJS', () => {
     const source = WITHOUT_PEERS.map((s, i) => `import * as m${i} from '${s}';`).join('\n');
@@ -149,7 +149,7 @@ describe('installed with --omit=optional and no optional peer', () => {
     typecheck(esm, 'check.ts');
     writeFileSync(join(cjs, 'check.cts'), source + use);
     typecheck(cjs, 'check.cts');
-  });
+  }, 300_000);
 
   it('runs a server and a client from plain JavaScript (ESM and CommonJS)', () => {
     const body = (load: (s: string) => string) => `
@@ -190,25 +190,37 @@ describe('installed with --omit=optional and no optional peer', () => {
         te: 'function',
       });
     }
-  });
+  }, 300_000);
 });
 
 describe('installed with every optional peer', () => {
   let dir = '';
   beforeAll(() => {
-    // better-sqlite3 is taken from this repository's node_modules (already compiled: npm
-    // installs a folder as a link), the other peers and their types from the registry.
+    // Every peer comes from the registry; install scripts are skipped so better-sqlite3 is not
+    // compiled a second time (minutes on a busy machine): its native module, built by this
+    // repository's own install of the same version, is copied in.
+    const sqliteVersion = (
+      JSON.parse(
+        readFileSync(join(root, 'node_modules', 'better-sqlite3', 'package.json'), 'utf8'),
+      ) as { version: string }
+    ).version;
     dir = project(
       'peers',
       'module',
       [
-        join(root, 'node_modules', 'better-sqlite3'),
+        `better-sqlite3@${sqliteVersion}`,
         ...['pg', '@grpc/grpc-js', '@grpc/proto-loader', '@types/pg', '@types/better-sqlite3'].map(
           devVersion,
         ),
         devVersion('@types/node'),
+        '--ignore-scripts',
       ],
       false,
+    );
+    cpSync(
+      join(root, 'node_modules', 'better-sqlite3', 'build'),
+      join(dir, 'node_modules', 'better-sqlite3', 'build'),
+      { recursive: true },
     );
   }, 480_000);
 
@@ -220,7 +232,7 @@ describe('installed with every optional peer', () => {
       `${source}\nexport const all = [${entries.map((_, i) => `m${i}`).join(', ')}];\n`,
     );
     typecheck(dir, 'check.ts');
-  });
+  }, 300_000);
 
   it('serves on SQLite and gRPC and answers a gRPC client', () => {
     writeFileSync(
@@ -247,5 +259,5 @@ describe('installed with every optional peer', () => {
     );
     const result = JSON.parse(run('node', ['run.mjs'], dir, 60_000)) as Record<string, unknown>;
     expect(result).toEqual({ binding: 'GRPC', text: 'You said: hi' });
-  });
+  }, 300_000);
 });
