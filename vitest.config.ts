@@ -12,14 +12,18 @@ import { defineConfig } from 'vitest/config';
  */
 const pkg = JSON.parse(readFileSync(new URL('package.json', import.meta.url), 'utf8')) as {
   name: string;
-  exports: Record<string, { import: string }>;
+  exports: Record<string, string | { default: string }>;
 };
-export const selfAlias = Object.entries(pkg.exports).map(([subpath, target]) => ({
-  find: new RegExp(`^${pkg.name}${subpath.slice(1).replace(/[/.]/g, '\\$&')}$`),
-  replacement: fileURLToPath(
-    new URL(target.import.replace(/^\.\/dist\//, './').replace(/\.js$/, '.ts'), import.meta.url),
-  ),
-}));
+export const selfAlias = Object.entries(pkg.exports)
+  .flatMap(([subpath, target]) =>
+    typeof target === 'string' ? [] : [{ subpath, file: target.default }],
+  )
+  .map(({ subpath, file }) => ({
+    find: new RegExp(`^${pkg.name}${subpath.slice(1).replace(/[/.]/g, '\\$&')}$`),
+    replacement: fileURLToPath(
+      new URL(file.replace(/^\.\/dist\//, './').replace(/\.js$/, '.ts'), import.meta.url),
+    ),
+  }));
 
 export default defineConfig({
   resolve: { alias: selfAlias },
@@ -30,6 +34,7 @@ export default defineConfig({
       'test/security/**/*.test.ts',
       'test/hostile/**/*.test.ts',
       'test/tck/**/*.test.ts',
+      'test/deploy/**/*.test.ts',
       'test/fuzz/**/*.test.ts',
       'test/e2e/**/*.test.ts',
       'test/interop/**/*.test.ts',

@@ -23,7 +23,11 @@ export type FlagValues = Record<string, string | boolean | (string | boolean)[] 
 export const GLOBAL_FLAGS: FlagSpecs = {
   output: { type: 'string', short: 'o' },
   binding: { type: 'string' },
+  // The official Go CLI's names for the same things (a2a-go cmd/README.md), accepted too.
+  transport: { type: 'string' },
   header: { type: 'string', multiple: true },
+  'svc-param': { type: 'string', multiple: true },
+  auth: { type: 'string' },
   tenant: { type: 'string' },
   timeout: { type: 'string' },
   token: { type: 'string' },
@@ -35,10 +39,20 @@ export const GLOBAL_FLAGS: FlagSpecs = {
 /** Help lines of the global flags. */
 export const GLOBAL_FLAG_HELP: readonly (readonly [string, string])[] = [
   ['-o, --output text|json', 'text for people (default); json = exact ProtoJSON for scripts'],
-  ['--binding JSONRPC|HTTP+JSON|GRPC', "use only this binding (default: the card's order)"],
-  ['--header NAME=VALUE', 'extra HTTP header on every request (repeatable)'],
+  [
+    '--binding JSONRPC|HTTP+JSON|GRPC',
+    "use only this binding (default: the card's order; alias --transport)",
+  ],
+  ['--header NAME=VALUE', 'extra HTTP header on every request (repeatable; alias --svc-param)'],
+  [
+    '--auth CREDENTIALS',
+    'Authorization header sent as given, e.g. "Bearer abc" (see also --token)',
+  ],
   ['--tenant ID', "tenant sent in every request (default: the interface's tenant)"],
-  ['--timeout SECONDS', 'give up on a call after this long, retries included (default 30)'],
+  [
+    '--timeout SECONDS',
+    'give up on a call after this long, retries included (default 30; 30s, 500ms also work)',
+  ],
   ['--token TOKEN', "bearer token, sent as the card's HTTP/OAuth scheme asks"],
   ['--api-key [NAME=]VALUE', "API key, placed where the card's API key scheme says"],
   ['-h, --help', 'show help (`a2a <verb> --help` for one verb)'],
@@ -145,7 +159,7 @@ export function globalOptions(values: FlagValues): GlobalOptions {
     throw new UsageError(`-o/--output must be text or json, got "${output}"`);
   }
   const options: GlobalOptions = { json: output === 'json', headers: {} };
-  const binding = stringFlag(values, 'binding');
+  const binding = stringFlag(values, 'binding') ?? stringFlag(values, 'transport');
   if (binding !== undefined) {
     options.binding = BINDING_ALIASES[binding.toUpperCase()];
     if (!options.binding) {
@@ -156,11 +170,19 @@ export function globalOptions(values: FlagValues): GlobalOptions {
     const [name, value] = keyValue(raw, '--header');
     options.headers[name] = value;
   }
+  for (const raw of listFlag(values, 'svc-param')) {
+    const [name, value] = keyValue(raw, '--svc-param');
+    options.headers[name] = value;
+  }
+  const auth = stringFlag(values, 'auth');
+  if (auth !== undefined) options.headers.Authorization = auth;
   options.tenant = stringFlag(values, 'tenant');
   const timeout = stringFlag(values, 'timeout');
   if (timeout !== undefined) {
-    const seconds = Number(timeout);
-    if (!/^\d+(\.\d+)?$/.test(timeout) || seconds <= 0) {
+    // Seconds (`30`), or a duration as the Go CLI writes it (`30s`, `500ms`).
+    const match = /^(\d+(?:\.\d+)?)(ms|s)?$/.exec(timeout);
+    const seconds = match ? Number(match[1]) / (match[2] === 'ms' ? 1000 : 1) : NaN;
+    if (!match || seconds <= 0) {
       throw new UsageError(`--timeout must be a positive number of seconds, got "${timeout}"`);
     }
     options.timeoutMs = Math.round(seconds * 1000);

@@ -79,3 +79,5 @@ export type {
   TaskPushNotificationConfig,
   TaskState,
 } from '../core/schemas/index.js';
+export { proxyService } from './proxy.js';
+export type { ProxyCallRecord, ProxyOptions } from './proxy.js';

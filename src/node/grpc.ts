@@ -5,9 +5,10 @@
 import { createServer } from 'node:net';
 import { MissingDependencyError } from '../core/missing-dependency.js';
 import type { AgentInterface } from '../core/schemas/index.js';
-import type * as GrpcServe from '../bindings/grpc/serve.js';
-import type { GrpcServiceOptions } from '../bindings/grpc/server.js';
+import type { InternalErrorReporter } from '../core/errors.js';
 import type { A2AService } from '../core/service.js';
+import type { GrpcGateCall } from '../bindings/grpc/auth-gate.js';
+import type { Principal } from '../core/call-context.js';
 
 /** Where serve() runs gRPC. */
 export interface GrpcListenOptions {
@@ -46,8 +47,43 @@ export class GrpcListenError extends Error {
   }
 }
 
+/**
+ * What serve() hands the gRPC binding: its service options, the address and TLS. Written out
+ * here, structurally, rather than imported from the binding, so the declarations of
+ * `a2a-kit/node` never name a grpc-js type (a user without @grpc/grpc-js still type-checks
+ * with `skipLibCheck: false`).
+ */
+export interface GrpcStartOptions {
+  host: string;
+  port: number;
+  onError?: InternalErrorReporter | undefined;
+  authenticate?: ((call: GrpcGateCall) => Promise<Principal | undefined>) | undefined;
+  /** grpc-js server options (`grpc.keepalive_time_ms`, …). */
+  channelOptions?: Record<string, string | number> | undefined;
+  tls?:
+    | {
+        cert: string | Uint8Array;
+        key: string | Uint8Array;
+        ca?: string | Uint8Array | undefined;
+        requireClientCert?: boolean | undefined;
+      }
+    | undefined;
+}
+
+/** What serve() uses of the gRPC binding's serve module (bindings/grpc/serve.ts). */
+export interface GrpcModule {
+  serveGrpc(
+    service: A2AService,
+    options: GrpcStartOptions,
+  ): Promise<{
+    readonly port: number;
+    agentInterface(): AgentInterface;
+    close(graceMs?: number): Promise<void>;
+  }>;
+}
+
 /** The gRPC binding's serve module, or an error that says what to install. */
-export async function loadGrpc(): Promise<typeof GrpcServe> {
+export async function loadGrpc(): Promise<GrpcModule> {
   try {
     return await import('../bindings/grpc/serve.js');
   } catch (error) {
@@ -65,17 +101,16 @@ export async function loadGrpc(): Promise<typeof GrpcServe> {
 
 /** Starts `service` over gRPC; `options` is serve()'s `grpc` option. */
 export async function startGrpc(
-  module: typeof GrpcServe,
+  module: GrpcModule,
   service: A2AService,
   options: GrpcListenOptions | true,
-  defaults: { host: string } & GrpcServiceOptions &
-    Pick<GrpcServe.ServeGrpcOptions, 'tls' | 'channelOptions'>,
+  defaults: Omit<GrpcStartOptions, 'port'>,
 ): Promise<GrpcListener> {
   const { host: defaultHost, ...serviceOptions } = defaults;
   const settings = options === true ? {} : options;
   const host = settings.host ?? defaultHost;
   const port = settings.port ?? 0;
-  let handle: GrpcServe.GrpcServerHandle;
+  let handle: Awaited<ReturnType<GrpcModule['serveGrpc']>>;
   try {
     // A taken port is found before grpc-js tries it, which would log its own line to stderr.
     if (port !== 0) await probePort(host, port);

@@ -4,6 +4,8 @@ export type { ServeOptions, ServeResult } from './serve.js';
 export { GrpcListenError } from './grpc.js';
 export type { GrpcListenOptions } from './grpc.js';
 export { toNodeListener } from './listener.js';
+export { serveHandler } from './serve-handler.js';
+export type { HandlerServer } from './serve-handler.js';
 export type { NodeListener, NodeListenerOptions } from './listener.js';
 export type { Pem, TlsOptions } from './tls.js';
 export { DEFAULT_CONNECTION_LIMITS } from './connections.js';

@@ -13,7 +13,7 @@ import { withMiddleware, type OperationMiddleware } from '../core/middleware.js'
 import type { A2AService } from '../core/service.js';
 import { AccessControl } from '../security/limits/access-control.js';
 import { grpcAuthenticate } from '../bindings/grpc/auth-gate.js';
-import type { GrpcServiceOptions } from '../bindings/grpc/server.js';
+import type { GrpcStartOptions } from './grpc.js';
 import { signServedCard, type SignCardOptions } from './signed-card.js';
 import { withHsts, type Pem, type TlsOptions } from './tls.js';
 
@@ -43,8 +43,8 @@ export function grpcSecurity(
   access: AccessControl,
   tls: TlsOptions | undefined,
   extra?: readonly OperationMiddleware[],
-): { service: A2AService; options: GrpcServiceOptions & { tls?: GrpcTls } } {
-  const options: GrpcServiceOptions & { tls?: GrpcTls } = {
+): { service: A2AService; options: Pick<GrpcStartOptions, 'authenticate' | 'tls'> } {
+  const options: Pick<GrpcStartOptions, 'authenticate' | 'tls'> = {
     authenticate: grpcAuthenticate(access),
   };
   if (tls !== undefined) {
@@ -61,13 +61,6 @@ export function grpcSecurity(
   const middleware = [access.middleware, ...(extra ?? [])];
   return { service: withMiddleware(service, middleware), options };
 }
-
-type GrpcTls = {
-  cert: string | Uint8Array;
-  key: string | Uint8Array;
-  ca?: string | Uint8Array;
-  requireClientCert?: boolean;
-};
 
 /**
  * The HTTP handler of serve() for `options.baseUrl`. With `signCard` the card is signed first;

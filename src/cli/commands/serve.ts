@@ -4,6 +4,7 @@ import { DEFAULT_STORE_PATH, storeSettingsFromEnv } from '../../node/open-store.
 import { EXAMPLE_URL, type Command } from '../command.js';
 import { CliError, EXIT } from '../exit-codes.js';
 import { booleanFlag, intFlag, stringFlag } from '../options.js';
+import { runMode, serveMode } from '../serve/modes.js';
 import { noExtraArgs } from '../task-helpers.js';
 
 /** Loads the demo agent (src/demo), only for the verbs that run it. */
@@ -22,9 +23,22 @@ export function untilAborted(signal: AbortSignal): Promise<void> {
 /** The `serve` verb. */
 export const serveCommand: Command = {
   name: 'serve',
-  summary: 'run the demo agent (JSON-RPC + HTTP+JSON + SSE, and gRPC) until Ctrl+C',
-  usage: ['serve [--port N] [--host H] [--grpc-port N | --no-grpc] [--store S]'],
+  summary: 'run the demo agent, any command (--exec), an echo agent or a gateway (--proxy)',
+  usage: [
+    'serve [--port N] [--host H] [--grpc-port N | --no-grpc] [--store S]',
+    "serve --exec 'CMD' [--chunk DELIM] [--card FILE | --name N --description D] [--port N]",
+    'serve --echo [--name N] [--port N]',
+    'serve --proxy URL [--token T | --auth CREDS] [--quiet] [--port N]',
+  ],
   flags: {
+    exec: { type: 'string' },
+    chunk: { type: 'string' },
+    echo: { type: 'boolean' },
+    proxy: { type: 'string' },
+    card: { type: 'string' },
+    name: { type: 'string' },
+    description: { type: 'string' },
+    quiet: { type: 'boolean' },
     port: { type: 'string', short: 'p' },
     host: { type: 'string' },
     'grpc-port': { type: 'string' },
@@ -32,6 +46,16 @@ export const serveCommand: Command = {
     store: { type: 'string' },
   },
   flagHelp: [
+    ['--exec CMD', 'run CMD (sh -c) per message: the message text on stdin, stdout streamed back'],
+    [
+      '--chunk DELIM',
+      'with --exec: cut stdout into artifact chunks here (default \\n; "" = whole)',
+    ],
+    ['--echo', 'an agent that answers with the text it gets (connectivity checks)'],
+    ['--proxy URL', 'a gateway to the agent at URL: every operation forwarded, calls logged'],
+    ['--card FILE|URL', 'with --exec/--echo: serve this Agent Card (its interfaces are replaced)'],
+    ['--name N, --description D', 'with --exec/--echo: the generated card'],
+    ['--quiet', 'with --proxy: do not log each call on stderr'],
     ['-p, --port N', 'port to listen on (default $PORT or 8765; 0 = any free port)'],
     ['--host H', 'interface to bind (default 127.0.0.1; 0.0.0.0 for every interface)'],
     ['--grpc-port N', 'gRPC port (default: the HTTP port + 1; 0 when the HTTP port is 0)'],
@@ -41,16 +65,29 @@ export const serveCommand: Command = {
       `where tasks live: a SQLite file (default $A2A_STORE or ${DEFAULT_STORE_PATH}), memory, or postgres://…`,
     ],
   ],
-  examples: ['serve', 'serve --port 9000 --host 0.0.0.0', `serve & a2a discover ${EXAMPLE_URL}`],
+  examples: [
+    'serve',
+    'serve --port 9000 --host 0.0.0.0',
+    `serve & a2a discover ${EXAMPLE_URL}`,
+    "serve --exec 'tr a-z A-Z' --name Shout --port 9001",
+    "serve --exec 'for i in 1 2 3; do echo $i; sleep 0.5; done' --port 9002",
+    'serve --proxy http://127.0.0.1:8765 --port 9003 --token s3cret',
+  ],
   notes: [
     'Commands the demo agent understands: echo <text>, hi, book, story [n], slow [seconds],',
     `reject, fail, auth, whoami. Tasks persist in ${DEFAULT_STORE_PATH} across restarts (see docs/deployment.md).`,
   ],
-  async run({ positionals, values, io, out, signal }) {
+  async run(ctx) {
+    const { positionals, values, io, out, signal } = ctx;
     noExtraArgs(positionals, 0);
     const port =
       intFlag(values, 'port', 0, 65535) ?? (io.env.PORT ? Number(io.env.PORT) : undefined);
     const host = stringFlag(values, 'host');
+    const mode = serveMode(values);
+    if (mode !== undefined) {
+      const store = stringFlag(values, 'store') || io.env.A2A_STORE || 'memory';
+      return runMode(mode, ctx, { port: port ?? 8765, host, store });
+    }
     const grpcPort = intFlag(values, 'grpc-port', 0, 65535);
     const noGrpc = booleanFlag(values, 'no-grpc');
     const store = stringFlag(values, 'store') || io.env.A2A_STORE || DEFAULT_STORE_PATH;

@@ -1,6 +1,6 @@
 /** AgentCard and everything in it (spec §4.4, §8, proto `AgentCard`). */
 import { z } from 'zod';
-import { exactlyOne, message, requiredString, struct } from './proto-json.js';
+import { oneof, message, requiredString, struct } from './proto-json.js';
 
 const stringMap = z.record(z.string(), z.string());
 
@@ -106,11 +106,8 @@ export const OAuthFlows = message({
   implicit: ImplicitOAuthFlow.optional(),
   password: PasswordOAuthFlow.optional(),
   deviceCode: DeviceCodeOAuthFlow.optional(),
-}).superRefine(
-  exactlyOne(
-    ['authorizationCode', 'clientCredentials', 'implicit', 'password', 'deviceCode'],
-    'flow',
-  ),
+}).apply(
+  oneof(['authorizationCode', 'clientCredentials', 'implicit', 'password', 'deviceCode'], 'flow'),
 );
 
 export const OAuth2SecurityScheme = message({
@@ -131,8 +128,8 @@ export const SecurityScheme = message({
   oauth2SecurityScheme: OAuth2SecurityScheme.optional(),
   openIdConnectSecurityScheme: OpenIdConnectSecurityScheme.optional(),
   mtlsSecurityScheme: MutualTlsSecurityScheme.optional(),
-}).superRefine(
-  exactlyOne(
+}).apply(
+  oneof(
     [
       'apiKeySecurityScheme',
       'httpAuthSecurityScheme',

@@ -1,6 +1,6 @@
 /** Part: the unit of content in messages and artifacts (spec §4.1.6, proto `Part`). */
 import { z } from 'zod';
-import { exactlyOne, message, struct } from './proto-json.js';
+import { oneof, message, struct } from './proto-json.js';
 
 const BASE64 = /^[A-Za-z0-9+/_-]*={0,2}$/;
 
@@ -16,5 +16,5 @@ export const Part = message({
   metadata: struct.optional(),
   filename: z.string().optional(),
   mediaType: z.string().optional(),
-}).superRefine(exactlyOne(['text', 'raw', 'url', 'data'], 'content'));
+}).apply(oneof(['text', 'raw', 'url', 'data'], 'content'));
 export type Part = z.infer<typeof Part>;

@@ -97,6 +97,19 @@ export const pageToken = z
   .string()
   .max(MAX_PAGE_TOKEN_LENGTH, `must be at most ${MAX_PAGE_TOKEN_LENGTH} characters`);
 
+/**
+ * A proto oneof on a message schema: exactly one of `members` is set. Checked by
+ * {@link exactlyOne}, and stated in the schema's metadata as JSON Schema's `oneOf`, so the
+ * JSON Schema of `a2a-kit/schema` (zod's output) carries the rule too. Use as
+ * `message({...}).apply(oneof(members, name))`.
+ */
+export function oneof(members: readonly string[], name: string) {
+  return <S extends z.ZodType<Record<string, unknown>>>(schema: S): S =>
+    schema
+      .superRefine(exactlyOne(members, name))
+      .meta({ oneOf: members.map((m) => ({ required: [m] })) });
+}
+
 /** Adds an "exactly one of" rule for a proto oneof to an object schema's refinement. */
 export function exactlyOne(members: readonly string[], oneofName: string) {
   return (value: Record<string, unknown>, ctx: z.RefinementCtx) => {

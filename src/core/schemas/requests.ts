@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { Message } from './message.js';
 import {
-  exactlyOne,
+  oneof,
   id,
   int32,
   message,
@@ -52,7 +52,7 @@ export type SendMessageRequest = z.infer<typeof SendMessageRequest>;
 export const SendMessageResponse = message({
   task: Task.optional(),
   message: Message.optional(),
-}).superRefine(exactlyOne(['task', 'message'], 'payload'));
+}).apply(oneof(['task', 'message'], 'payload'));
 export type SendMessageResponse = { task: Task } | { message: Message };
 
 export const GetTaskRequest = message({

@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { Message } from './message.js';
 import { Part } from './part.js';
-import { exactlyOne, id, message, protoEnum, requiredId, struct, timestamp } from './proto-json.js';
+import { oneof, id, message, protoEnum, requiredId, struct, timestamp } from './proto-json.js';
 
 /** TaskState values in proto number order (1..8); `TASK_STATE_UNSPECIFIED` is never real data. */
 export const TASK_STATES = [
@@ -69,7 +69,7 @@ export const StreamResponse = message({
   message: Message.optional(),
   statusUpdate: TaskStatusUpdateEvent.optional(),
   artifactUpdate: TaskArtifactUpdateEvent.optional(),
-}).superRefine(exactlyOne(['task', 'message', 'statusUpdate', 'artifactUpdate'], 'payload'));
+}).apply(oneof(['task', 'message', 'statusUpdate', 'artifactUpdate'], 'payload'));
 /** The payload of every SSE event, gRPC stream item and push body, as a union of its members. */
 export type StreamResponse =
   | { task: Task }
