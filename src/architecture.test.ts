@@ -31,6 +31,54 @@ function violations(dir: string, allowed: (specifier: string, file: string) => b
 const resolvesInside = (spec: string, file: string, folder: string) =>
   !spec.startsWith('.') || !relative(folder, join(file, '..', spec)).startsWith('..');
 
+/** The src/ folder of a path (`bindings/grpc`, `stores/sqlite`, `http`, …). */
+function folderOf(path: string): string {
+  const parts = path.split('/');
+  const top = parts[0] as string;
+  return (top === 'bindings' || top === 'stores') && parts.length > 2 ? `${top}/${parts[1]}` : top;
+}
+
+/**
+ * The folder-to-folder import graph of src/ (tests excluded). Entry files (`index.ts`) are left
+ * out: an entry is the face of its folder and may re-export what sits above it (http/index.ts
+ * offers the default bindings).
+ */
+function folderGraph(): Map<string, Set<string>> {
+  const graph = new Map<string, Set<string>>();
+  for (const file of sources('.')) {
+    if (file.endsWith('/index.ts') || !file.includes('/')) continue;
+    const from = folderOf(file);
+    for (const spec of imports(file)) {
+      if (!spec.startsWith('.')) continue;
+      const target = relative('.', join(file, '..', spec));
+      if (target.startsWith('..')) continue;
+      const to = folderOf(target);
+      if (to === from) continue;
+      if (!graph.has(from)) graph.set(from, new Set());
+      graph.get(from)?.add(to);
+    }
+  }
+  return graph;
+}
+
+/** Every cycle of folders (`a → b → a`), each written once, starting at its smallest folder. */
+function folderCycles(graph: Map<string, Set<string>>): string[] {
+  const cycles = new Set<string>();
+  const walk = (node: string, path: string[]) => {
+    for (const next of graph.get(node) ?? []) {
+      const at = path.indexOf(next);
+      if (at >= 0) {
+        const loop = path.slice(at);
+        const start = loop.indexOf([...loop].sort()[0] as string);
+        const rotated = [...loop.slice(start), ...loop.slice(0, start)];
+        cycles.add([...rotated, rotated[0]].join(' → '));
+      } else if (path.length < 12) walk(next, [...path, next]);
+    }
+  };
+  for (const node of graph.keys()) walk(node, [node]);
+  return [...cycles].sort();
+}
+
 describe('architecture', () => {
   it('core is pure: no node:*, no I/O libraries, nothing from outside src/core', () => {
     expect(
@@ -116,5 +164,16 @@ describe('the demo and the examples', () => {
         .map((spec) => `examples/${file} imports ${spec}`),
     );
     expect(bad).toEqual([]);
+  });
+
+  it('only node/ and push/ import node:http, node:https or node:http2', () => {
+    const users = sources('.').filter((file) =>
+      imports(file).some((spec) => /^node:http[s2]?$/.test(spec)),
+    );
+    expect(users.filter((f) => !f.startsWith('node/') && !f.startsWith('push/'))).toEqual([]);
+  });
+
+  it('no import cycles between folders', () => {
+    expect(folderCycles(folderGraph())).toEqual([]);
   });
 });
