@@ -13,10 +13,12 @@ const root = new URL('..', import.meta.url).pathname;
 /** The source file behind each entry point of package.json. */
 function entryFiles(): string[] {
   const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
-    exports: Record<string, { import: string }>;
+    exports: Record<string, string | { default: string }>;
   };
-  return Object.values(pkg.exports).map((target) =>
-    join(root, target.import.replace(/^\.\/dist\//, '').replace(/\.js$/, '.ts')),
+  return Object.values(pkg.exports).flatMap((target) =>
+    typeof target === 'string' // ./package.json
+      ? []
+      : [join(root, target.default.replace(/^\.\/dist\//, '').replace(/\.js$/, '.ts'))],
   );
 }
 

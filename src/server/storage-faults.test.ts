@@ -53,6 +53,9 @@ function setup(plan = new FaultPlan()) {
     bus: faultyBus(new MemoryEventBus(), plan),
     ownership: { leaseTtlMs: TTL, instanceId: 'one' },
     logger: { warn: log, error: log },
+    // A retry finds its first task even once recovery has ended it (the default, window 0,
+    // would process a retry after the end as a new message).
+    idempotency: { windowMs: 600_000 },
   });
   servers.push(server);
   return { server, plan, logged };
