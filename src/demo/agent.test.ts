@@ -1,4 +1,5 @@
 /** Every demo behaviour, in process through A2AServer (the HTTP bindings are tested elsewhere). */
+import { timingExtension } from './timing-extension.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Part, SendMessageRequest, StreamResponse, Task, TaskState } from '../index.js';
 import {
@@ -85,6 +86,7 @@ describe('demo agent card', () => {
     expect(card.capabilities).toEqual({
       streaming: true,
       extendedAgentCard: true,
+      extensions: [timingExtension],
       pushNotifications: false,
     });
     expect(card.defaultInputModes).toEqual(['text/plain', 'application/json']);

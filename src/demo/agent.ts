@@ -20,6 +20,7 @@ import {
 import { book, bookAnswer } from './book.js';
 import { demoCard, demoExtendedCard } from './card.js';
 import { parseCommand } from './command.js';
+import { withTiming } from './timing-extension.js';
 
 export { demoCard, demoExtendedCard } from './card.js';
 
@@ -68,12 +69,12 @@ export function createDemoAgent(options: DemoAgentOptions = {}): Agent {
         // The server only resumes a paused task (INPUT_REQUIRED or AUTH_REQUIRED); the message
         // that created it says which behaviour paused it and so which question this answers.
         const started = parseCommand(first).name;
-        if (started === 'book') return bookAnswer(context);
-        if (started === 'auth') return authorized(context, token);
+        if (started === 'book') return withTiming(context, bookAnswer(context));
+        if (started === 'auth') return withTiming(context, authorized(context, token));
       }
       const command = parseCommand(context.message);
       const behaviour = BEHAVIOURS.get(command.name) ?? echoAll;
-      return behaviour(context, command, timing);
+      return withTiming(context, behaviour(context, command, timing));
     },
   });
 }

@@ -5,6 +5,7 @@
  */
 import type { AgentCard, AgentSkill } from '../index.js';
 import type { AgentCardConfig, CallContext } from '../server/index.js';
+import { timingExtension } from './timing-extension.js';
 
 const TEXT = 'text/plain';
 const JSON_TYPE = 'application/json';
@@ -16,7 +17,7 @@ export const demoCard = {
     'Shows every A2A 1.0 task lifecycle: the first word of your text (or a data part ' +
     '{"command": "..."}) picks a behaviour; anything else is echoed.',
   version: '0.1.0',
-  capabilities: { streaming: true, extendedAgentCard: true },
+  capabilities: { streaming: true, extendedAgentCard: true, extensions: [timingExtension] },
   // Declared, not required: every operation is open to anonymous callers; the token only
   // unlocks the extended card (and makes the caller "demo-user").
   securitySchemes: {
