@@ -5,7 +5,25 @@
  */
 import { A2AError } from '../core/errors.js';
 import type { OperationParams, StreamingOperationName } from '../core/operations.js';
-import type { AgentCard, AgentInterface } from '../core/schemas/index.js';
+import type {
+  AgentCard,
+  AgentInterface,
+  CancelTaskRequest,
+  DeleteTaskPushNotificationConfigRequest,
+  Empty,
+  GetExtendedAgentCardRequest,
+  GetTaskPushNotificationConfigRequest,
+  GetTaskRequest,
+  ListTaskPushNotificationConfigsRequest,
+  ListTaskPushNotificationConfigsResponse,
+  ListTasksRequest,
+  ListTasksResponse,
+  SendMessageRequest,
+  SendMessageResponse,
+  SubscribeToTaskRequest,
+  Task,
+  TaskPushNotificationConfig,
+} from '../core/schemas/index.js';
 import { verifyAgentCard, type VerifyAgentCardOptions } from '../security/card-signing.js';
 import { AgentCardResolver, parseAgentCard, sharedCardResolver } from './card-resolver.js';
 import {
@@ -161,65 +179,62 @@ export class A2AClient {
   }
 
   /** SendMessage (spec §3.1.1); retried safely: the server de-duplicates on `messageId`. */
-  sendMessage(request: OperationParams<'SendMessage'>, options?: CallOptions) {
+  sendMessage(request: SendMessageRequest, options?: CallOptions): Promise<SendMessageResponse> {
     return this.unary('SendMessage', request, options);
   }
   /** SendStreamingMessage (spec §3.1.2); a dropped stream resumes by itself. */
-  sendStreamingMessage(
-    request: OperationParams<'SendStreamingMessage'>,
-    options?: CallOptions,
-  ): EventStream {
+  sendStreamingMessage(request: SendMessageRequest, options?: CallOptions): EventStream {
     return this.streaming('SendStreamingMessage', request, options);
   }
   /** GetTask (spec §3.1.3). */
-  getTask(request: OperationParams<'GetTask'>, options?: CallOptions) {
+  getTask(request: GetTaskRequest, options?: CallOptions): Promise<Task> {
     return this.unary('GetTask', request, options);
   }
   /** ListTasks (spec §3.1.4). */
-  listTasks(request: OperationParams<'ListTasks'> = {}, options?: CallOptions) {
+  listTasks(request: ListTasksRequest = {}, options?: CallOptions): Promise<ListTasksResponse> {
     return this.unary('ListTasks', request, options);
   }
   /** CancelTask (spec §3.1.5). */
-  cancelTask(request: OperationParams<'CancelTask'>, options?: CallOptions) {
+  cancelTask(request: CancelTaskRequest, options?: CallOptions): Promise<Task> {
     return this.unary('CancelTask', request, options);
   }
   /** SubscribeToTask (spec §3.1.6); `options.lastEventId` resumes after an event seen earlier. */
-  subscribeToTask(request: OperationParams<'SubscribeToTask'>, options?: CallOptions): EventStream {
+  subscribeToTask(request: SubscribeToTaskRequest, options?: CallOptions): EventStream {
     return this.streaming('SubscribeToTask', request, options);
   }
   /** CreateTaskPushNotificationConfig (spec §3.1.7). */
   createTaskPushNotificationConfig(
-    request: OperationParams<'CreateTaskPushNotificationConfig'>,
+    request: TaskPushNotificationConfig,
     options?: CallOptions,
-  ) {
+  ): Promise<TaskPushNotificationConfig> {
     return this.unary('CreateTaskPushNotificationConfig', request, options);
   }
   /** GetTaskPushNotificationConfig (spec §3.1.8). */
   getTaskPushNotificationConfig(
-    request: OperationParams<'GetTaskPushNotificationConfig'>,
+    request: GetTaskPushNotificationConfigRequest,
     options?: CallOptions,
-  ) {
+  ): Promise<TaskPushNotificationConfig> {
     return this.unary('GetTaskPushNotificationConfig', request, options);
   }
   /** ListTaskPushNotificationConfigs (spec §3.1.9). */
   listTaskPushNotificationConfigs(
-    request: OperationParams<'ListTaskPushNotificationConfigs'>,
+    request: ListTaskPushNotificationConfigsRequest,
     options?: CallOptions,
-  ) {
+  ): Promise<ListTaskPushNotificationConfigsResponse> {
     return this.unary('ListTaskPushNotificationConfigs', request, options);
   }
   /** DeleteTaskPushNotificationConfig (spec §3.1.10). */
   deleteTaskPushNotificationConfig(
-    request: OperationParams<'DeleteTaskPushNotificationConfig'>,
+    request: DeleteTaskPushNotificationConfigRequest,
     options?: CallOptions,
-  ) {
+  ): Promise<Empty> {
     return this.unary('DeleteTaskPushNotificationConfig', request, options);
   }
   /** GetExtendedAgentCard (spec §3.1.11); the result replaces {@link card} for this client. */
   async getExtendedAgentCard(
-    request: OperationParams<'GetExtendedAgentCard'> = {},
+    request: GetExtendedAgentCardRequest = {},
     options?: CallOptions,
-  ) {
+  ): Promise<AgentCard> {
     const card = await this.unary('GetExtendedAgentCard', request, options);
     this.currentCard = card;
     return card;

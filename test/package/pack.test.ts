@@ -101,6 +101,23 @@ describe('npm pack', () => {
   }, 300_000);
 });
 
+describe('emitted declarations', () => {
+  it('client methods return the named spec types, not inline object types', () => {
+    const dts = run('tar', ['-xzOf', tarball, 'package/dist/src/client/client.d.ts'], scratch);
+    for (const signature of [
+      'sendMessage(request: SendMessageRequest, options?: CallOptions): Promise<SendMessageResponse>;',
+      'getTask(request: GetTaskRequest, options?: CallOptions): Promise<Task>;',
+      'listTasks(request?: ListTasksRequest, options?: CallOptions): Promise<ListTasksResponse>;',
+      'cancelTask(request: CancelTaskRequest, options?: CallOptions): Promise<Task>;',
+      '): Promise<TaskPushNotificationConfig>;',
+      '): Promise<ListTaskPushNotificationConfigsResponse>;',
+      '): Promise<AgentCard>;',
+    ]) {
+      expect(dts).toContain(signature);
+    }
+  }, 60_000);
+});
+
 describe('installed with --omit=optional and no optional peer', () => {
   let esm = '';
   let cjs = '';
