@@ -247,6 +247,32 @@ serverSuite(
 
     verifies(
       [],
+      'a byte-identical message sent again after its task settled gets a new task (the TCK repeats set-up messages)',
+      async (b) => {
+        const message = tckMessage('tck-complete-task');
+        const first = taskOf(ok(await b.call('SendMessage', { message })));
+        expect(state(first)).toBe('TASK_STATE_COMPLETED');
+        const again = taskOf(ok(await b.call('SendMessage', { message })));
+        expect(again.id).not.toBe(first.id);
+        expect(state(again)).toBe('TASK_STATE_COMPLETED');
+      },
+    );
+
+    verifies(
+      [],
+      "JSON-RPC refuses the TCK's text/plain body (JSONRPC-SSE-002) with 415 and -32600, not -32005 (§9.1, §9.5)",
+      async (b) => {
+        // The TCK posts Python's repr of the request (not JSON) as text/plain to `<url>/`.
+        const body = `{'jsonrpc': '2.0', 'id': 1, 'method': 'SendMessage', 'params': {}}`;
+        const reply = await b.raw('POST', '/', body, { 'Content-Type': 'text/plain' });
+        expect(reply.status).toBe(415);
+        expect(reply.json).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: -32600 } });
+      },
+      { only: ['JSONRPC'] },
+    );
+
+    verifies(
+      [],
       'JSON-RPC answers at its URL with a trailing slash (the TCK posts to `<url>/`)',
       async (b) => {
         const body = JSON.stringify({
