@@ -20,7 +20,8 @@ afterEach(async () => {
   }
 });
 
-async function server(name: string, agent: ReturnType<typeof scriptedAgent>, windowMs?: number) {
+/** A server on the shared database; retries count for 10 minutes unless `windowMs` says otherwise. */
+async function server(name: string, agent: ReturnType<typeof scriptedAgent>, windowMs = 600_000) {
   const pool = db.pool({ application_name: name });
   const store = await PostgresTaskStore.open({ pool, schema });
   const bus = new PostgresEventBus({ pool, schema, store });
@@ -29,7 +30,7 @@ async function server(name: string, agent: ReturnType<typeof scriptedAgent>, win
     store,
     bus,
     logger: null,
-    ...(windowMs === undefined ? {} : { idempotency: { windowMs } }),
+    idempotency: { windowMs },
   });
   servers.push(created);
   return created;
