@@ -105,7 +105,11 @@ export class InterruptedTasks {
     throw new A2AError(
       'RATE_LIMITED',
       `You hold ${held} tasks waiting for your input or authorization; the limit is ${this.maxPerCaller} (A2AServer option interrupted.maxPerCaller): answer or cancel some of them (ListTasks with status TASK_STATE_INPUT_REQUIRED) before starting new tasks`,
-      { metadata: { interrupted: String(held), maxPerCaller: String(this.maxPerCaller) } },
+      // A refusal like the other RATE_LIMITED answers: HTTP 429 on every HTTP binding.
+      {
+        metadata: { interrupted: String(held), maxPerCaller: String(this.maxPerCaller) },
+        headers: {},
+      },
     );
   }
 
