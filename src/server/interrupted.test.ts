@@ -68,7 +68,7 @@ describe('expiry of interrupted tasks', () => {
     expect(auth.status.state).toBe('TASK_STATE_AUTH_REQUIRED');
     for (const id of [input.id, auth.id]) {
       const task = await canceled(s, alice, id);
-      expect(textOf(task.status.message!)).toBe(
+      expect(textOf(task.status.message)).toBe(
         'Canceled: no answer within 50 ms (A2AServer option interrupted.ttlMs)',
       );
     }
@@ -105,7 +105,7 @@ describe('expiry of interrupted tasks', () => {
 
     const second = server({ store: new SqliteTaskStore({ path }), interrupted: { ttlMs: 40 } });
     const expired = await canceled(second, alice, task.id);
-    expect(textOf(expired.status.message!)).toContain('interrupted.ttlMs');
+    expect(textOf(expired.status.message)).toContain('interrupted.ttlMs');
     await second.close();
   });
 
@@ -115,11 +115,14 @@ describe('expiry of interrupted tasks', () => {
     const instances = [server(options), server(options), server(options)];
     const task = await open(instances[0]!, alice);
     await sleep(40);
-    await Promise.all(instances.map((i) => i.interrupted?.sweep()));
+    await Promise.all(instances.map((i) => i.interrupted?.sweep() ?? Promise.resolve()));
     await canceled(instances[1]!, alice, task.id);
     const record = await store.get({ tenant: '', owner: 'alice' }, task.id);
     const log = await store.events({ tenant: '', owner: 'alice' }, task.id, 0);
-    const cancels = log.filter((e) => e.event.statusUpdate?.status.state === 'TASK_STATE_CANCELED');
+    const cancels = log.filter(
+      (e) =>
+        'statusUpdate' in e.event && e.event.statusUpdate.status.state === 'TASK_STATE_CANCELED',
+    );
     expect(cancels).toHaveLength(1);
     expect(record?.task.status.state).toBe('TASK_STATE_CANCELED');
     for (const i of instances) await i.close();
