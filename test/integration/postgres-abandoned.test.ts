@@ -24,7 +24,7 @@ afterEach(async () => {
   }
 });
 
-async function server(name: string, interrupted: A2AServerOptions['interrupted']) {
+async function server(name: string, interrupted: NonNullable<A2AServerOptions['interrupted']>) {
   const pool = db.pool({ application_name: name });
   const store = await PostgresTaskStore.open({ pool, schema });
   const bus = new PostgresEventBus({ pool, schema, store });
