@@ -213,6 +213,7 @@ function serverOptions(agent: Agent, options: ServeOptions, push: ServedPush): A
   if (push.push !== undefined) result.push = push.push;
   if (options.idempotency !== undefined) result.idempotency = options.idempotency;
   if (options.memory !== undefined) result.memory = options.memory;
+  if (options.interrupted !== undefined) result.interrupted = options.interrupted;
   return result;
 }
 

@@ -48,6 +48,7 @@ import {
 } from './intake.js';
 import { TaskOwnership, type OwnershipOptions } from './ownership.js';
 import { recoverTask } from './recovery.js';
+import { InterruptedTasks, type InterruptedOptions } from './interrupted.js';
 import { acceptedInputModes } from './media-types.js';
 import { TaskLog } from './task-log.js';
 import { TaskRunner } from './task-runner.js';
@@ -99,6 +100,18 @@ export interface A2AServerOptions {
   idempotency?: false | { windowMs?: number };
   /** Memory bounds per stream reader and per ListTasks page (defaults in {@link MemoryLimits}). */
   memory?: MemoryLimits;
+  /**
+   * Abandoned tasks (spec §3.1: INPUT_REQUIRED and AUTH_REQUIRED wait for the client). A task
+   * that waits unchanged for `ttlMs` (default 24 h) is CANCELED with the status message
+   * "Canceled: no answer within 24 h (A2AServer option interrupted.ttlMs)"; the store's clock
+   * decides (its `interrupted` facet), so this holds across restarts, and of several instances
+   * sharing a store one writes the cancel. One caller (tenant and principal) may hold at most
+   * `maxPerCaller` interrupted tasks (default 1,000): past it a message that would start a new
+   * task (no `taskId`) is refused with RATE_LIMITED naming the limit, while messages answering
+   * the caller's open tasks are still accepted. The cap is checked when the message arrives, so
+   * messages sent at the same moment may each start a task. `false` turns both off.
+   */
+  interrupted?: InterruptedOptions | false;
 }
 
 /** What one reader or one response may hold (approximate JSON bytes). */
@@ -141,6 +154,8 @@ export class A2AServer {
   readonly capabilities: AgentCapabilities;
   /** Leases and recovery of this instance (undefined when ownership is off). */
   readonly ownership: TaskOwnership | undefined;
+  /** Expiry and per-caller cap of interrupted tasks (undefined when off). */
+  readonly interrupted: InterruptedTasks | undefined;
   private readonly runner: TaskRunner;
   /** The one write path of this server's tasks (store, then bus, then push). */
   private readonly log: TaskLog;
@@ -209,7 +224,17 @@ export class A2AServer {
       logger,
       ownership: this.ownership,
     });
+    this.interrupted =
+      options.interrupted === false
+        ? undefined
+        : new InterruptedTasks(
+            this.log,
+            this.store.facets?.interrupted,
+            options.interrupted,
+            logger,
+          );
     this.intake = new MessageIntake({
+      interrupted: this.interrupted,
       store: this.store,
       runner: this.runner,
       push: this.push,
@@ -218,6 +243,7 @@ export class A2AServer {
       maxTaskBytes: options.memory?.maxTaskBytes ?? DEFAULT_MAX_TASK_BYTES,
     });
     this.ownership?.start();
+    this.interrupted?.start();
   }
 
   /**
@@ -514,6 +540,7 @@ export class A2AServer {
   async close(): Promise<void> {
     await this.notifier?.close?.();
     await this.ownership?.close();
+    await this.interrupted?.close();
     await this.store.close();
     await this.bus.close();
   }

@@ -3,6 +3,7 @@ export { createAgent } from './agent.js';
 export type { Agent, AgentCardConfig, AgentEvent, ExecutionContext } from './agent.js';
 export { A2AServer } from './a2a-server.js';
 export type { A2AServerOptions, MemoryLimits, StreamItem } from './a2a-server.js';
+export type { InterruptedOptions } from './interrupted.js';
 export type { CallContext, Principal } from '../core/call-context.js';
 export { isStreamingOperation, withMiddleware } from '../core/middleware.js';
 export type { OperationMiddleware } from '../core/middleware.js';

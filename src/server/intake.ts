@@ -17,6 +17,7 @@ import { messageSize, taskSize } from './event-size.js';
 import { messageFingerprint } from './fingerprint.js';
 import { checkParts } from './media-types.js';
 import { pushNotSupported, type PushConfigs } from './push-configs.js';
+import type { InterruptedTasks } from './interrupted.js';
 import type { StartResult, TaskRunner } from './task-runner.js';
 
 /** What the intake works with. */
@@ -31,6 +32,8 @@ export interface MessageIntakeOptions {
   idempotency: IdempotencyOptions | false;
   /** What one task may hold (history and artifacts, approximate JSON bytes). */
   maxTaskBytes: number;
+  /** The per-caller cap on interrupted tasks (undefined: none). */
+  interrupted?: Pick<InterruptedTasks, 'admit'> | undefined;
 }
 
 /** Default of `MemoryLimits.maxTaskBytes`: 64 MiB. */
@@ -147,6 +150,7 @@ export class MessageIntake {
       fingerprint,
     };
     if (!message.taskId) {
+      await this.options.interrupted?.admit(scope);
       // spec §3.4.1: a missing contextId is generated; a client-chosen new one is accepted.
       return runner.start({
         ...base,

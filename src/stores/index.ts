@@ -14,6 +14,8 @@ export type {
   ClaimedDelivery,
   DeliveryState,
   EventBus,
+  IdleInterruptedTask,
+  InterruptedTaskIndex,
   LeaseStore,
   LogEntry,
   LogListener,

@@ -165,6 +165,26 @@ export interface StoreFacets {
    * ownership is asked for, not by default. Default true.
    */
   readonly leasesByDefault?: boolean | undefined;
+  /** Finds interrupted tasks nobody answered, across scopes (expiry of abandoned tasks). */
+  readonly interrupted?: InterruptedTaskIndex | undefined;
+}
+
+/** A task waiting for its client (INPUT_REQUIRED or AUTH_REQUIRED), as the expiry finds it. */
+export interface IdleInterruptedTask {
+  readonly scope: Scope;
+  readonly taskId: string;
+}
+
+/**
+ * Interrupted tasks by the time of their last change, on the store's clock (shared by every
+ * instance, kept across restarts): what the server's expiry of abandoned tasks scans.
+ */
+export interface InterruptedTaskIndex {
+  /**
+   * Tasks in INPUT_REQUIRED or AUTH_REQUIRED, whatever their scope, not changed for `idleMs`
+   * or more; at most `limit` of them, those unchanged longest first.
+   */
+  idle(idleMs: number, limit: number): Promise<IdleInterruptedTask[]>;
 }
 
 /**

@@ -6,6 +6,8 @@ export { runTaskStoreSuite } from './task-store-suite.js';
 export type { TaskStoreSuiteOptions } from './task-store-suite.js';
 export { runEventBusSuite } from './event-bus-suite.js';
 export type { EventBusSuiteOptions } from './event-bus-suite.js';
+export { runInterruptedTaskIndexSuite } from './interrupted-index-suite.js';
+export type { InterruptedTaskIndexSuiteOptions } from './interrupted-index-suite.js';
 export { runLeaseStoreSuite } from './lease-store-suite.js';
 export type { LeaseStoreSuiteOptions } from './lease-store-suite.js';
 export { pushConfig, runPushConfigStoreSuite } from './push-config-suite.js';

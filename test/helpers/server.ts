@@ -17,6 +17,7 @@ export interface TestServerOptions {
   store?: NonNullable<A2AServerOptions['store']>;
   idempotency?: NonNullable<A2AServerOptions['idempotency']>;
   memory?: NonNullable<A2AServerOptions['memory']>;
+  interrupted?: NonNullable<A2AServerOptions['interrupted']>;
 }
 
 /** A running server. */

@@ -5,7 +5,12 @@
  */
 import type { Task, TaskState } from '../../core/schemas/index.js';
 import { isInterrupted, isTerminal } from '../../core/task-state.js';
-import type { LeaseStore, OrphanedTask } from '../types.js';
+import type {
+  IdleInterruptedTask,
+  InterruptedTaskIndex,
+  LeaseStore,
+  OrphanedTask,
+} from '../types.js';
 import type { Scope } from '../types.js';
 
 /** What the leases read of a MemoryTaskStore entry. */
@@ -23,8 +28,8 @@ interface Lease {
 
 const stateOf = (entry: LeasedEntry): TaskState => entry.projection.task.status.state;
 
-/** Leases in a Map, next to a MemoryTaskStore's tasks. */
-export class MemoryLeases implements LeaseStore {
+/** Leases in a Map, next to a MemoryTaskStore's tasks (and the idle interrupted-task scan). */
+export class MemoryLeases implements LeaseStore, InterruptedTaskIndex {
   private readonly leases = new Map<string, Lease>();
 
   /** `tasks`: the store's live map of tasks by id. */
@@ -86,6 +91,18 @@ export class MemoryLeases implements LeaseStore {
       freed++;
     }
     return freed;
+  }
+
+  async idle(idleMs: number, limit: number): Promise<IdleInterruptedTask[]> {
+    const before = Date.now() - idleMs;
+    const found: (IdleInterruptedTask & { at: number })[] = [];
+    for (const [taskId, task] of this.tasks) {
+      if (isInterrupted(stateOf(task)) && task.updatedAt <= before) {
+        found.push({ scope: task.scope, taskId, at: task.updatedAt });
+      }
+    }
+    found.sort((a, b) => a.at - b.at);
+    return found.slice(0, Math.max(0, limit)).map(({ scope, taskId }) => ({ scope, taskId }));
   }
 
   /** Forgets the lease of a deleted task. */

@@ -82,6 +82,7 @@ export class MemoryTaskStore implements TaskStore, PushConfigStore {
     pushOutbox: this.outbox,
     leases: this.leases,
     leasesByDefault: false,
+    interrupted: this.leases,
   };
   /** The last status timestamp seen: tasks changed in the same millisecond share the string. */
   private lastTs = '';

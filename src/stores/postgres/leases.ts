@@ -4,7 +4,12 @@
  * disagree still agree on when a lease expired. One statement per call.
  */
 import type { Pool, QueryResultRow } from 'pg';
-import type { LeaseStore, OrphanedTask } from '../types.js';
+import type {
+  IdleInterruptedTask,
+  InterruptedTaskIndex,
+  LeaseStore,
+  OrphanedTask,
+} from '../types.js';
 import { statementName, type Statement } from './statements.js';
 
 // Running = unfinished and not waiting for the client (spec §3.1: INPUT_/AUTH_REQUIRED).
@@ -50,6 +55,15 @@ function leaseStatements(schema: string, s: string) {
              AND updated_at < now() - $2::integer * interval '1 millisecond'))
        LIMIT $1::integer`,
     ),
+    /** $1 idle ms, $2 limit. Interrupted tasks unchanged that long, on the database's clock. */
+    idle: named(
+      'interrupted_idle',
+      `SELECT id, tenant, owner FROM ${s}.tasks
+       WHERE finished_at IS NULL
+         AND state IN ('TASK_STATE_INPUT_REQUIRED', 'TASK_STATE_AUTH_REQUIRED')
+         AND updated_at <= now() - $1::bigint * interval '1 millisecond'
+       ORDER BY updated_at LIMIT $2::integer`,
+    ),
     /** $1 instance. */
     expireOthers: named(
       'lease_expire_others',
@@ -66,8 +80,8 @@ interface OrphanRow {
   lease_owner: string | null;
 }
 
-/** The queries behind `PostgresTaskStore`'s lease store. */
-export class PostgresLeases implements LeaseStore {
+/** The queries behind `PostgresTaskStore`'s lease store and idle interrupted tasks. */
+export class PostgresLeases implements LeaseStore, InterruptedTaskIndex {
   private readonly sql: ReturnType<typeof leaseStatements>;
 
   constructor(
@@ -107,6 +121,14 @@ export class PostgresLeases implements LeaseStore {
       taskId: row.id,
       previousOwner: row.lease_owner ?? undefined,
     }));
+  }
+
+  async idle(idleMs: number, limit: number): Promise<IdleInterruptedTask[]> {
+    const { rows } = await this.run<{ id: string; tenant: string; owner: string }>(this.sql.idle, [
+      Math.max(0, Math.round(idleMs)),
+      Math.max(0, Math.floor(limit)),
+    ]);
+    return rows.map((row) => ({ scope: { tenant: row.tenant, owner: row.owner }, taskId: row.id }));
   }
 
   async expireOthers(instanceId: string): Promise<number> {

@@ -82,7 +82,12 @@ export class PostgresTaskStore implements TaskStore, PushConfigStore, LogSource 
     this.push = new PostgresPushConfigs(conn.pool, push);
     this.outbox = new PostgresPushOutbox(conn.pool, push);
     this.leases = new PostgresLeases(conn.pool, conn.schema, conn.quoted);
-    this.facets = { pushConfigs: this, pushOutbox: this.outbox, leases: this.leases };
+    this.facets = {
+      pushConfigs: this,
+      pushOutbox: this.outbox,
+      leases: this.leases,
+      interrupted: this.leases,
+    };
   }
 
   /** Connects, applies pending migrations (under an advisory lock) and returns the store. */

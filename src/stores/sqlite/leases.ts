@@ -4,7 +4,12 @@
  * the file also uses. Writes go through the store's group commit (write-batch.ts).
  */
 import type Database from 'better-sqlite3';
-import type { LeaseStore, OrphanedTask } from '../types.js';
+import type {
+  IdleInterruptedTask,
+  InterruptedTaskIndex,
+  LeaseStore,
+  OrphanedTask,
+} from '../types.js';
 import type { WriteBatch } from './write-batch.js';
 
 type Stmt<P extends unknown[], R = unknown> = Database.Statement<P, R>;
@@ -26,13 +31,17 @@ interface OrphanRow {
   lease_owner: string | null;
 }
 
-/** The statements behind `SqliteTaskStore`'s LeaseStore methods. */
-export class SqliteLeases implements LeaseStore {
+/** The statements behind `SqliteTaskStore`'s LeaseStore methods and idle interrupted tasks. */
+export class SqliteLeases implements LeaseStore, InterruptedTaskIndex {
   private readonly claimStmt: Stmt<[ClaimParams]>;
   private readonly renewStmt: Stmt<[until: number, id: string, me: string]>;
   private readonly releaseStmt: Stmt<[id: string, me: string]>;
   private readonly expiredStmt: Stmt<[{ now: number; before: number; limit: number }], OrphanRow>;
   private readonly expireStmt: Stmt<[me: string]>;
+  private readonly idleStmt: Stmt<
+    [{ before: number; limit: number }],
+    { id: string; tenant: string; owner: string }
+  >;
 
   constructor(
     db: Database.Database,
@@ -64,6 +73,12 @@ export class SqliteLeases implements LeaseStore {
       `UPDATE tasks SET lease_expires_at = 0
        WHERE finished = 0 AND (lease_owner IS NULL OR lease_owner <> ?)`,
     );
+    this.idleStmt = db.prepare(
+      `SELECT id, tenant, owner FROM tasks
+       WHERE finished = 0 AND state IN ('TASK_STATE_INPUT_REQUIRED', 'TASK_STATE_AUTH_REQUIRED')
+         AND updated_at <= @before
+       ORDER BY updated_at LIMIT @limit`,
+    );
   }
 
   claim(taskId: string, instanceId: string, ttlMs: number): Promise<boolean> {
@@ -93,6 +108,14 @@ export class SqliteLeases implements LeaseStore {
       scope: { tenant: row.tenant, owner: row.owner },
       taskId: row.id,
       previousOwner: row.lease_owner ?? undefined,
+    }));
+  }
+
+  async idle(idleMs: number, limit: number): Promise<IdleInterruptedTask[]> {
+    const params = { before: this.clock() - idleMs, limit: Math.max(0, limit) };
+    return this.idleStmt.all(params).map((row) => ({
+      scope: { tenant: row.tenant, owner: row.owner },
+      taskId: row.id,
     }));
   }
 

@@ -97,7 +97,12 @@ export class SqliteTaskStore implements TaskStore, PushConfigStore {
     this.checkpointEvents = Math.max(1, options.checkpointEvents ?? 1_000);
     this.purgeTx = this.db.transaction(this.purgeBatch.bind(this));
     this.readTx = this.db.transaction((read: () => unknown) => read());
-    this.facets = { pushConfigs: this, pushOutbox: this.pushOutbox(), leases: this.leases };
+    this.facets = {
+      pushConfigs: this,
+      pushOutbox: this.pushOutbox(),
+      leases: this.leases,
+      interrupted: this.leases,
+    };
     const { ttlMs } = options;
     if (ttlMs !== undefined) {
       this.timer = setInterval(

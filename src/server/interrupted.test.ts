@@ -1,0 +1,169 @@
+/**
+ * Abandoned tasks (spec §3.1: INPUT_REQUIRED and AUTH_REQUIRED wait for the client): they are
+ * CANCELED with a status message once idle for `interrupted.ttlMs`, driven by the store's state
+ * (so across restarts), written once when several instances sweep, and one caller may hold at
+ * most `interrupted.maxPerCaller` of them.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { A2AError } from '../core/errors.js';
+import { textOf, userMessage } from '../core/parts.js';
+import type { Task } from '../core/schemas/index.js';
+import type { CallContext } from '../core/call-context.js';
+import { MemoryTaskStore } from '../stores/memory/task-store.js';
+import { SqliteTaskStore } from '../stores/sqlite/index.js';
+import type { TaskStore } from '../stores/types.js';
+import { createAgent } from './agent.js';
+import { A2AServer, type A2AServerOptions } from './a2a-server.js';
+import { expiredText } from './interrupted.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'a2a-kit-interrupted-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+const skills = [{ id: 's', name: 'S', description: 'd', tags: ['t'] }];
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Asks for input on a new task ("auth" in the text: for authorization); completes an answer. */
+const agent = createAgent({
+  card: { name: 'T', description: 'test', version: '1', skills },
+  async *execute({ message, task, current }) {
+    if (current) {
+      yield task.completed('thanks');
+      return;
+    }
+    yield textOf(message) === 'auth' ? task.authRequired('sign in') : task.inputRequired('which?');
+  },
+});
+
+const alice: CallContext = { principal: { id: 'alice' } };
+const bob: CallContext = { principal: { id: 'bob' } };
+
+function server(options: Partial<A2AServerOptions>): A2AServer {
+  return new A2AServer({ agent, logger: null, ...options });
+}
+
+async function open(s: A2AServer, call: CallContext, text = 'x'): Promise<Task> {
+  const reply = await s.sendMessage({ message: userMessage(text) }, call);
+  if (!('task' in reply)) throw new Error('expected a task');
+  return reply.task;
+}
+
+/** Polls GetTask until the task is CANCELED (the test times out otherwise). */
+async function canceled(s: A2AServer, call: CallContext, id: string): Promise<Task> {
+  for (;;) {
+    const task = await s.getTask({ id }, call);
+    if (task.status.state === 'TASK_STATE_CANCELED') return task;
+    await sleep(10);
+  }
+}
+
+describe('expiry of interrupted tasks', () => {
+  it('cancels INPUT_REQUIRED and AUTH_REQUIRED tasks idle for ttlMs, saying why', async () => {
+    const s = server({ interrupted: { ttlMs: 50 } });
+    const input = await open(s, alice);
+    const auth = await open(s, alice, 'auth');
+    expect(input.status.state).toBe('TASK_STATE_INPUT_REQUIRED');
+    expect(auth.status.state).toBe('TASK_STATE_AUTH_REQUIRED');
+    for (const id of [input.id, auth.id]) {
+      const task = await canceled(s, alice, id);
+      expect(textOf(task.status.message)).toBe(
+        'Canceled: no answer within 50 ms (A2AServer option interrupted.ttlMs)',
+      );
+    }
+    await s.close();
+  });
+
+  it('names the default TTL in hours', () => {
+    expect(expiredText(24 * 3_600_000)).toBe(
+      'Canceled: no answer within 24 h (A2AServer option interrupted.ttlMs)',
+    );
+  });
+
+  it('leaves a task alone while it is younger than ttlMs and once it is answered', async () => {
+    const s = server({ interrupted: { ttlMs: 3_600_000 } });
+    const waiting = await open(s, alice);
+    await s.interrupted?.sweep();
+    expect((await s.getTask({ id: waiting.id }, alice)).status.state).toBe(
+      'TASK_STATE_INPUT_REQUIRED',
+    );
+    const answered = await s.sendMessage(
+      { message: userMessage('this one', { taskId: waiting.id }) },
+      alice,
+    );
+    expect('task' in answered && answered.task.status.state).toBe('TASK_STATE_COMPLETED');
+    await s.close();
+  });
+
+  it('expires a task left by an earlier process: the store’s state drives it (SQLite file)', async () => {
+    const path = join(dir, 'restart.db');
+    const first = server({ store: new SqliteTaskStore({ path }) });
+    const task = await open(first, alice);
+    await first.idle();
+    await first.close();
+
+    const second = server({ store: new SqliteTaskStore({ path }), interrupted: { ttlMs: 40 } });
+    const expired = await canceled(second, alice, task.id);
+    expect(textOf(expired.status.message)).toContain('interrupted.ttlMs');
+    await second.close();
+  });
+
+  it('writes one cancel when several instances sharing a store sweep at once', async () => {
+    const store: TaskStore = new MemoryTaskStore();
+    const options = { store, ownership: false as const, interrupted: { ttlMs: 20 } };
+    const instances = [server(options), server(options), server(options)];
+    const task = await open(instances[0]!, alice);
+    await sleep(40);
+    await Promise.all(instances.map((i) => i.interrupted?.sweep() ?? Promise.resolve()));
+    await canceled(instances[1]!, alice, task.id);
+    const record = await store.get({ tenant: '', owner: 'alice' }, task.id);
+    const log = await store.events({ tenant: '', owner: 'alice' }, task.id, 0);
+    const cancels = log.filter(
+      (e) =>
+        'statusUpdate' in e.event && e.event.statusUpdate.status.state === 'TASK_STATE_CANCELED',
+    );
+    expect(cancels).toHaveLength(1);
+    expect(record?.task.status.state).toBe('TASK_STATE_CANCELED');
+    for (const i of instances) await i.close();
+  });
+});
+
+describe('per-caller cap on interrupted tasks', () => {
+  it('refuses a new task past maxPerCaller with RATE_LIMITED; answers and other callers go on', async () => {
+    const s = server({ interrupted: { maxPerCaller: 2 } });
+    const first = await open(s, alice);
+    await open(s, alice, 'auth');
+    const refused = await s.sendMessage({ message: userMessage('third') }, alice).then(
+      () => undefined,
+      (error: unknown) => error,
+    );
+    expect(refused).toBeInstanceOf(A2AError);
+    expect((refused as A2AError).code).toBe('RATE_LIMITED');
+    expect((refused as A2AError).message).toContain('interrupted.maxPerCaller');
+    expect((refused as A2AError).metadata).toEqual({ interrupted: '2', maxPerCaller: '2' });
+    expect((await open(s, bob)).status.state).toBe('TASK_STATE_INPUT_REQUIRED');
+    // Answering an open task is never refused, and frees a place.
+    await s.sendMessage({ message: userMessage('this', { taskId: first.id }) }, alice);
+    expect((await open(s, alice)).status.state).toBe('TASK_STATE_INPUT_REQUIRED');
+    await s.close();
+  });
+
+  it('counts per tenant too', async () => {
+    const s = server({ interrupted: { maxPerCaller: 1 } });
+    await open(s, { ...alice, tenant: 'a' });
+    expect((await open(s, { ...alice, tenant: 'b' })).status.state).toBe(
+      'TASK_STATE_INPUT_REQUIRED',
+    );
+    await expect(open(s, { ...alice, tenant: 'a' })).rejects.toThrow(/maxPerCaller/);
+    await s.close();
+  });
+
+  it('is off with `interrupted: false`, and refuses nonsense options', async () => {
+    const s = server({ interrupted: false });
+    expect(s.interrupted).toBeUndefined();
+    await s.close();
+    expect(() => server({ interrupted: { ttlMs: 0 } })).toThrow(/interrupted.ttlMs/);
+    expect(() => server({ interrupted: { maxPerCaller: -1 } })).toThrow(/maxPerCaller/);
+  });
+});
