@@ -27,4 +27,6 @@ export type { InternalErrorReporter } from '../core/errors.js';
 export type { HttpHeaders } from '../core/call-context.js';
 export type { A2AService, StreamItem } from '../core/service.js';
 export { SUPPORTED_VERSIONS } from './service-params.js';
-export type { HttpHandler, HttpRequest, HttpResponse } from './types.js';
+export type { HttpHandler, HttpRequest, HttpResponse, RoutedHttpHandler } from './types.js';
+export { forwardedLocation, joinPaths } from './forwarded.js';
+export type { ForwardedLocation, LocationInput } from './forwarded.js';
