@@ -15,7 +15,7 @@ export { jsonRpcBinding } from '../bindings/jsonrpc/server.js';
 export type { JsonRpcBindingOptions } from '../bindings/jsonrpc/server.js';
 export { restBinding } from '../bindings/rest/server.js';
 export type { RestBindingOptions } from '../bindings/rest/server.js';
-export { toFetchHandler } from './fetch.js';
+export { serveFetchRequest, toFetchHandler } from './fetch.js';
 export type { FetchHandler, FetchHandlerOptions } from './fetch.js';
 export { AGENT_CARD_PATH, createAgentCardEndpoint } from './agent-card.js';
 export type { AgentCardEndpointOptions } from './agent-card.js';
