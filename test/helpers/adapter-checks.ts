@@ -4,29 +4,8 @@
  * send, an HTTP+JSON send, and an SSE stream to its final event.
  */
 import { expect } from 'vitest';
-import { textOf } from '../../src/core/parts.js';
-import { createAgent } from '../../src/server/agent.js';
 
-/** Resolvers of the tasks waiting in `hold` (released by {@link releaseHeld}). */
-const held: (() => void)[] = [];
-export function releaseHeld(): void {
-  for (const release of held.splice(0)) release();
-}
-
-export const echoAgent = createAgent({
-  card: {
-    name: 'Echo',
-    description: 'Repeats you',
-    version: '1.0.0',
-    skills: [{ id: 'echo', name: 'Echo', description: 'Echo text', tags: ['demo'] }],
-  },
-  async *execute({ message, task }) {
-    yield task.working();
-    if (textOf(message) === 'hold') await new Promise<void>((resolve) => held.push(resolve));
-    yield task.artifact(`You said: ${textOf(message)}`);
-    yield task.completed();
-  },
-});
+export { echoAgent, releaseHeld } from './echo-agent.js';
 
 export const V = { 'A2A-Version': '1.0' };
 
