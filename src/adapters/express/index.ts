@@ -8,11 +8,11 @@ import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { DEFAULT_MAX_BODY_BYTES } from '../../http/handler.js';
 import type { A2AServer } from '../../server/a2a-server.js';
 import type { Agent } from '../../server/agent.js';
-import { disconnectSignal, readNodeBody, writeNodeResponse } from '../shared/node-io.js';
-import { mountedRequest, nodeHeaders, pathOf } from '../shared/request.js';
-import { routerOf, type AdapterOptions } from '../shared/target.js';
+import { disconnectSignal, readNodeBody, writeNodeResponse } from '../common/node-io.js';
+import { mountedRequest, nodeHeaders, pathOf } from '../common/request.js';
+import { routerOf, type AdapterOptions } from '../common/target.js';
 
-export type { AdapterOptions as A2AExpressOptions } from '../shared/target.js';
+export type { AdapterOptions as A2AExpressOptions } from '../common/target.js';
 
 /** A body a parser before us left on the request (`express.json()`, `express.raw()`, …). */
 interface ParsedRequest {

@@ -8,9 +8,9 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { A2AServer } from '../../server/a2a-server.js';
 import type { Agent } from '../../server/agent.js';
-import { disconnectSignal, writeNodeResponse } from '../shared/node-io.js';
-import { mountedRequest, nodeHeaders } from '../shared/request.js';
-import { routerOf, type AdapterOptions } from '../shared/target.js';
+import { disconnectSignal, writeNodeResponse } from '../common/node-io.js';
+import { mountedRequest, nodeHeaders } from '../common/request.js';
+import { routerOf, type AdapterOptions } from '../common/target.js';
 
 /** Options of the {@link a2a} plugin: what to serve, and the adapter's options. */
 export interface A2AFastifyOptions extends AdapterOptions {

@@ -8,9 +8,9 @@ import { Hono } from 'hono';
 import { serveFetchRequest, toFetchHandler, type FetchHandler } from '../../http/fetch.js';
 import type { A2AServer } from '../../server/a2a-server.js';
 import type { Agent } from '../../server/agent.js';
-import { routerOf, type AdapterOptions } from '../shared/target.js';
+import { routerOf, type AdapterOptions } from '../common/target.js';
 
-export type { AdapterOptions as A2AHonoOptions } from '../shared/target.js';
+export type { AdapterOptions as A2AHonoOptions } from '../common/target.js';
 
 /** A Hono app serving `target` (an Agent, or an A2AServer you configured). */
 export function a2aHono(target: Agent | A2AServer, options: AdapterOptions = {}): Hono {

@@ -7,7 +7,7 @@
 import { toFetchHandler, type FetchHandler } from '../../http/fetch.js';
 import type { A2AServer } from '../../server/a2a-server.js';
 import type { Agent } from '../../server/agent.js';
-import { routerOf, type AdapterOptions } from '../shared/target.js';
+import { routerOf, type AdapterOptions } from '../common/target.js';
 
 /** Options of {@link a2aRouteHandlers}. */
 export interface A2ARouteHandlersOptions extends AdapterOptions {
