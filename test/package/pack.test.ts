@@ -26,6 +26,9 @@ const NEEDS_PEER: Record<string, string> = {
   'a2a-kit/stores/sqlite': 'better-sqlite3',
   'a2a-kit/stores/postgres': 'pg',
   'a2a-kit/testing': 'vitest',
+  'a2a-kit/express': 'express',
+  'a2a-kit/fastify': 'fastify',
+  'a2a-kit/hono': 'hono',
 };
 const WITHOUT_PEERS = SUBPATHS.filter((s) => NEEDS_PEER[s] === undefined);
 
@@ -209,9 +212,17 @@ describe('installed with every optional peer', () => {
       'module',
       [
         `better-sqlite3@${sqliteVersion}`,
-        ...['pg', '@grpc/grpc-js', '@grpc/proto-loader', '@types/pg', '@types/better-sqlite3'].map(
-          devVersion,
-        ),
+        ...[
+          'pg',
+          '@grpc/grpc-js',
+          '@grpc/proto-loader',
+          '@types/pg',
+          '@types/better-sqlite3',
+          'express',
+          '@types/express',
+          'fastify',
+          'hono',
+        ].map(devVersion),
         devVersion('@types/node'),
         '--ignore-scripts',
       ],
