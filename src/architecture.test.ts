@@ -96,6 +96,16 @@ describe('architecture', () => {
     }
   });
 
+  it('adapters/ import no node:* and only point down (http, bindings, server, core)', () => {
+    const down = (spec: string, file: string) => {
+      if (spec.startsWith('node:')) return false;
+      if (!spec.startsWith('.')) return true; // the framework's own types
+      const target = relative('.', join(file, '..', spec));
+      return /^(http|bindings|server|core)\//.test(target) || target.startsWith('adapters/');
+    };
+    expect(violations('adapters', down)).toEqual([]);
+  });
+
   it('stores/ stays on its floor: it imports neither server/ nor push/', () => {
     const above = (spec: string, file: string) => {
       if (!spec.startsWith('.')) return false;

@@ -7,7 +7,7 @@ import type { AgentInterface } from '../core/schemas/index.js';
 import type { A2AService } from '../core/service.js';
 import { bindingInterfaces, type HttpBinding } from '../http/binding.js';
 import { createHttpHandler, type HttpHandlerOptions } from '../http/handler.js';
-import type { HttpHandler } from '../http/types.js';
+import type { RoutedHttpHandler } from '../http/types.js';
 import { jsonRpcBinding } from './jsonrpc/server.js';
 import { restBinding } from './rest/server.js';
 
@@ -32,7 +32,7 @@ export function httpBindings(
 export function createA2AHandler(
   service: A2AService,
   options: A2AHandlerOptions = {},
-): HttpHandler {
+): RoutedHttpHandler {
   return createHttpHandler(service, options.bindings ?? httpBindings(options), options);
 }
 

@@ -6,12 +6,20 @@
 import { A2AError, ERROR_CATALOG, logInternalError, toA2AError } from '../core/errors.js';
 import { DEFAULT_MAX_BODY_BYTES } from './handler.js';
 import { statusJson } from './errors.js';
+import { forwardedLocation, joinPaths } from './forwarded.js';
 import type { HttpHandler, HttpRequest, HttpResponse } from './types.js';
 
 /** Options of {@link toFetchHandler}. */
 export interface FetchHandlerOptions {
   /** Stop reading bodies past this many bytes (default 10 MiB); use the handler's value. */
   maxBodyBytes?: number | undefined;
+  /**
+   * The path the handler is mounted under (`/api/a2a`): removed from request paths and put in
+   * front of the card's interface URLs. Default none.
+   */
+  basePath?: string | undefined;
+  /** Believe `X-Forwarded-Proto/Host/Prefix` for the card's URLs (default false). */
+  trustProxy?: boolean | undefined;
 }
 
 /** A fetch-style request handler. */
@@ -25,34 +33,55 @@ export function toFetchHandler(
   handler: HttpHandler,
   options: FetchHandlerOptions = {},
 ): FetchHandler {
+  return (request) => serveFetchRequest(handler, request, options);
+}
+
+/** Answers one fetch request with `handler` (what {@link toFetchHandler} does per request). */
+export async function serveFetchRequest(
+  handler: HttpHandler,
+  request: Request,
+  options: FetchHandlerOptions = {},
+): Promise<Response> {
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
-  return async (request) => {
-    let response: HttpResponse;
-    try {
-      const url = new URL(request.url);
-      const body = await readBody(request, maxBodyBytes);
-      const req: HttpRequest = {
-        method: request.method,
-        url: url.pathname + url.search,
-        headers: request.headers,
-        body: body === TOO_LARGE ? undefined : body,
-        bodyTooLarge: body === TOO_LARGE,
-        origin: url.origin,
-        signal: request.signal,
-      };
-      response = await handler(req);
-    } catch (error) {
-      const a2a =
-        error instanceof BodyReadError
-          ? new A2AError('INVALID_REQUEST', 'The request body could not be read')
-          : toA2AError(error, logInternalError);
-      return new Response(statusJson(a2a), {
-        status: ERROR_CATALOG[a2a.code].http,
-        headers: { 'content-type': 'application/json' },
-      });
-    }
-    return toResponse(response);
-  };
+  let response: HttpResponse;
+  try {
+    const url = new URL(request.url);
+    const mountPath = joinPaths(options.basePath ?? '');
+    const path = url.pathname;
+    const inside =
+      mountPath !== '' && (path === mountPath || path.startsWith(`${mountPath}/`))
+        ? path.slice(mountPath.length) || '/'
+        : path;
+    // The URL's own origin, or what a trusted proxy says it is.
+    const location = options.trustProxy
+      ? forwardedLocation(
+          { get: (name) => (name === 'host' ? url.host : request.headers.get(name)) },
+          { scheme: url.protocol.slice(0, -1), mountPath, trustProxy: true },
+        )
+      : { origin: url.origin, basePath: mountPath };
+    const body = await readBody(request, maxBodyBytes);
+    const req: HttpRequest = {
+      method: request.method,
+      url: inside + url.search,
+      headers: request.headers,
+      body: body === TOO_LARGE ? undefined : body,
+      bodyTooLarge: body === TOO_LARGE,
+      origin: location.origin,
+      basePath: location.basePath,
+      signal: request.signal,
+    };
+    response = await handler(req);
+  } catch (error) {
+    const a2a =
+      error instanceof BodyReadError
+        ? new A2AError('INVALID_REQUEST', 'The request body could not be read')
+        : toA2AError(error, logInternalError);
+    return new Response(statusJson(a2a), {
+      status: ERROR_CATALOG[a2a.code].http,
+      headers: { 'content-type': 'application/json' },
+    });
+  }
+  return toResponse(response);
 }
 
 class BodyReadError extends Error {}

@@ -26,7 +26,7 @@ import {
 import { crossSiteGuard } from './cross-site.js';
 import { statusResponse } from './errors.js';
 import { requestedExtensions, requestedVersion, versionError } from './service-params.js';
-import type { HttpHandler, HttpRequest, HttpResponse } from './types.js';
+import type { HttpHandler, HttpRequest, HttpResponse, RoutedHttpHandler } from './types.js';
 
 /** Options of {@link createHttpHandler}. */
 export interface HttpHandlerOptions extends HandlerSecurityOptions {
@@ -71,7 +71,7 @@ export function createHttpHandler(
   service: A2AService,
   bindings: readonly HttpBinding[],
   options: HttpHandlerOptions = {},
-): HttpHandler {
+): RoutedHttpHandler {
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   const keepAliveMs = options.keepAliveMs ?? 15_000;
   const onError = options.onError ?? logInternalError;
@@ -147,7 +147,7 @@ export function createHttpHandler(
     }
     if (path === AGENT_CARD_PATH) {
       if (req.method !== 'GET' && req.method !== 'HEAD') return methodNotAllowed(req.method, 'GET');
-      return card(req, fixedBaseUrl ?? derivedBaseUrl(req));
+      return card(req, (fixedBaseUrl ?? derivedBaseUrl(req)) + (req.basePath ?? ''));
     }
     const extra =
       options.routes && Object.hasOwn(options.routes, path) ? options.routes[path] : undefined;
@@ -160,7 +160,20 @@ export function createHttpHandler(
     );
   }
 
-  return security.cors(async (req) => {
+  function owns(path: string): boolean {
+    for (const r of routes) {
+      if (path === r.path || path === r.slashed || (r.prefix && path.startsWith(r.slashed))) {
+        return true;
+      }
+    }
+    return (
+      path === AGENT_CARD_PATH ||
+      (options.routes !== undefined && Object.hasOwn(options.routes, path)) ||
+      path === options.publicJwks?.path
+    );
+  }
+
+  const handler = security.cors(async (req) => {
     try {
       return await route(req);
     } catch (error) {
@@ -168,6 +181,7 @@ export function createHttpHandler(
       return statusResponse(toA2AError(error, onError), 'application/json');
     }
   });
+  return Object.assign(handler, { owns });
 }
 
 function methodNotAllowed(method: string, allow: string): HttpResponse {

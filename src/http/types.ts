@@ -8,8 +8,14 @@ import type { ClientCertificate, HttpHeaders } from '../core/call-context.js';
 export interface HttpRequest {
   /** Upper-case verb (`GET`, `POST`, …). */
   readonly method: string;
-  /** Path and query string as sent (`/a2a/rest/tasks?pageSize=5`). */
+  /** Path and query string as sent (`/a2a/rest/tasks?pageSize=5`), after any {@link basePath}. */
   readonly url: string;
+  /**
+   * Where the handler is mounted (`/agents/x`), already removed from {@link url} by the adapter
+   * (a framework's mount path, a proxy's `X-Forwarded-Prefix`); put in front of every interface
+   * URL of the card. No trailing slash; default none.
+   */
+  readonly basePath?: string | undefined;
   readonly headers: HttpHeaders;
   /** The complete body, or undefined when there is none. */
   readonly body?: Uint8Array | string | undefined;
@@ -34,3 +40,12 @@ export interface HttpResponse {
 
 /** The function every adapter wraps. */
 export type HttpHandler = (req: HttpRequest) => Promise<HttpResponse>;
+
+/**
+ * The A2A router: a handler that also says which paths are its own, so a framework adapter can
+ * pass every other request on (Express's `next()`) without reading its body.
+ */
+export interface RoutedHttpHandler extends HttpHandler {
+  /** True when `path` (no query, after the base path) is one the handler answers. */
+  owns(path: string): boolean;
+}
