@@ -1,7 +1,7 @@
 /**
  * HTTP caching of Agent Cards (spec §8.6.2, RFC 9111 for a private cache): freshness from
  * `Cache-Control` (`no-store`, `no-cache`, `max-age`) minus `Age`, else `Expires`, else a default
- * lifetime (checklist [19]); validators (`ETag`, `Last-Modified`) kept for revalidation.
+ * lifetime (requirement [19] of test/conformance/requirements.ts); validators (`ETag`, `Last-Modified`) kept for revalidation.
  */
 import type { AgentCard } from '../core/schemas/index.js';
 

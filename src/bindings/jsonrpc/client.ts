@@ -54,7 +54,7 @@ export class JsonRpcTransport extends HttpTransport<number> {
   protected prepare(operation: OperationName, request: object, streaming: boolean) {
     const id = this.nextId++;
     const params: Record<string, unknown> = { ...request };
-    // spec §8.3.2 / checklist [24]: exactly the interface tenant, or none at all.
+    // spec §8.3.2 / requirement [24] of test/conformance/requirements.ts: exactly the interface tenant, or none at all.
     if (this.options.tenant !== undefined) params.tenant = this.options.tenant;
     else delete params.tenant;
     const wire: WireRequest<number> = {

@@ -71,7 +71,7 @@ export class RestTransport extends HttpTransport {
     const route = routeFor(operation);
     const fields = request as Record<string, unknown>;
     const inPath = new Set([...pathFields(route), 'tenant']);
-    // spec §8.3.2 / checklist [24]: the interface tenant as path prefix, or none at all.
+    // spec §8.3.2 / requirement [24] of test/conformance/requirements.ts: the interface tenant as path prefix, or none at all.
     const url = new URL(this.url + buildPath(route, fields, this.options.tenant));
     let body: string | undefined;
     if (route.input === 'query') {
