@@ -66,8 +66,8 @@ export async function mcpClient(url: string, options: McpClientOptions = {}): Pr
 }
 
 /** The text blocks of a tool result, joined. */
-export function textOfResult(result: { content?: unknown }): string {
-  const content = (result.content ?? []) as { type: string; text?: string }[];
+export function textOfResult(result: object): string {
+  const content = ((result as { content?: unknown }).content ?? []) as { type: string; text?: string }[];
   return content
     .filter((c) => c.type === 'text')
     .map((c) => c.text ?? '')
