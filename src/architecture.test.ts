@@ -147,6 +147,17 @@ describe('architecture', () => {
       expect(users.filter((file) => !file.startsWith(folder))).toEqual([]);
     }
   });
+
+  it('the MCP SDK is used only in mcp/, and there only for types (src/mcp/sdk.ts loads it lazily)', () => {
+    const text = (file: string) => readFileSync(join(root, file), 'utf8');
+    const all = sources('.');
+    const users = all.filter((file) => text(file).includes("'@modelcontextprotocol/sdk"));
+    expect(users.filter((file) => !file.startsWith('mcp/'))).toEqual([]);
+    const runtime = users.filter((file) =>
+      /^\s*import\s+(?!type\b)[^;]*'@modelcontextprotocol\/sdk/m.test(text(file)),
+    );
+    expect(runtime).toEqual([]);
+  });
 });
 
 describe('the demo and the examples', () => {

@@ -143,7 +143,8 @@ export class A2AMcpBridge {
     try {
       return await run();
     } catch (error) {
-      if (isA2AError(error)) throw new this.sdk.types.McpError(mcpCodeOf(error.code), error.message);
+      if (isA2AError(error))
+        throw new this.sdk.types.McpError(mcpCodeOf(error.code), error.message);
       throw error;
     }
   }
@@ -172,11 +173,17 @@ export class A2AMcpBridge {
 
   private async callTool(
     server: Server,
-    params: { name: string; arguments?: Args | undefined; task?: unknown; _meta?: Args | undefined },
+    params: {
+      name: string;
+      arguments?: Args | undefined;
+      task?: unknown;
+      _meta?: Args | undefined;
+    },
     extra: Extra,
   ) {
     const tool = this.tools.find((t) => t.name === params.name);
-    if (!tool) throw new this.sdk.types.McpError(MCP_INVALID_PARAMS, `Unknown tool: ${params.name}`);
+    if (!tool)
+      throw new this.sdk.types.McpError(MCP_INVALID_PARAMS, `Unknown tool: ${params.name}`);
     const args = params.arguments ?? {};
     const headers = await outgoingTrace(traceFieldsOf(params._meta));
     try {
@@ -188,9 +195,9 @@ export class A2AMcpBridge {
         case 'list_tasks':
           return this.listTasks(args);
         case 'view_text_artifact':
-          return viewText(await this.task(str(args.taskId)), args as ViewArgs);
+          return viewText(await this.task(str(args.taskId)), viewArgs(args));
         case 'view_data_artifact':
-          return viewData(await this.task(str(args.taskId)), args as ViewArgs);
+          return viewData(await this.task(str(args.taskId)), viewArgs(args));
       }
       const message = messageOf(args);
       if (typeof message === 'string') return failure(message);
@@ -220,12 +227,15 @@ export class A2AMcpBridge {
   private async listTasks(args: Args): Promise<CallToolResult> {
     const page = await this.client.listTasks({
       ...(typeof args.contextId === 'string' ? { contextId: args.contextId } : {}),
-      ...(typeof args.status === 'string' ? { status: args.status as Task['status']['state'] } : {}),
+      ...(typeof args.status === 'string'
+        ? { status: args.status as Task['status']['state'] }
+        : {}),
       ...(typeof args.pageSize === 'number' ? { pageSize: args.pageSize } : {}),
       ...(typeof args.pageToken === 'string' ? { pageToken: args.pageToken } : {}),
     });
     const lines = page.tasks.map(
-      (task) => `${task.id}  ${task.status.state}${task.contextId ? `  context ${task.contextId}` : ''}`,
+      (task) =>
+        `${task.id}  ${task.status.state}${task.contextId ? `  context ${task.contextId}` : ''}`,
     );
     if (page.nextPageToken) lines.push(`more: list_tasks {"pageToken": "${page.nextPageToken}"}`);
     return {
@@ -242,6 +252,16 @@ export class A2AMcpBridge {
     // Bounded: the oldest direct replies are forgotten first.
     if (this.replies.size > 1000) this.replies.delete(this.replies.keys().next().value as string);
   }
+}
+
+function viewArgs(args: Args): ViewArgs {
+  const num = (v: unknown) => (typeof v === 'number' ? v : undefined);
+  return {
+    artifactId: typeof args.artifactId === 'string' ? args.artifactId : undefined,
+    path: typeof args.path === 'string' ? args.path : undefined,
+    offset: num(args.offset),
+    limit: num(args.limit),
+  };
 }
 
 function str(value: unknown): string {

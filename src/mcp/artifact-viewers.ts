@@ -29,7 +29,10 @@ export interface ViewArgs {
   path?: string | undefined;
 }
 
-const error = (text: string): CallToolResult => ({ content: [{ type: 'text', text }], isError: true });
+const error = (text: string): CallToolResult => ({
+  content: [{ type: 'text', text }],
+  isError: true,
+});
 
 function pick(task: Task, artifactId: string | undefined, want: (a: Artifact) => boolean) {
   const artifacts = task.artifacts ?? [];
@@ -41,7 +44,12 @@ function pick(task: Task, artifactId: string | undefined, want: (a: Artifact) =>
   return `Task ${task.id} has no ${artifactId ? `artifact "${artifactId}"` : 'such artifact'} (artifacts: ${ids}).`;
 }
 
-function window(offset: number | undefined, limit: number | undefined, fallback: number, max: number) {
+function window(
+  offset: number | undefined,
+  limit: number | undefined,
+  fallback: number,
+  max: number,
+) {
   const start = Math.max(0, Math.floor(offset ?? 0));
   const size = Math.min(max, Math.max(1, Math.floor(limit ?? fallback)));
   return { start, size };
@@ -49,7 +57,9 @@ function window(offset: number | undefined, limit: number | undefined, fallback:
 
 /** One page of lines of a text artifact. */
 export function viewText(task: Task, args: ViewArgs): CallToolResult {
-  const artifact = pick(task, args.artifactId, (a) => a.parts.some((p) => typeof p.text === 'string'));
+  const artifact = pick(task, args.artifactId, (a) =>
+    a.parts.some((p) => typeof p.text === 'string'),
+  );
   if (typeof artifact === 'string') return error(artifact);
   const lines = displayLines(textOf(artifact));
   const { start, size } = window(args.offset, args.limit, 100, 1000);
@@ -75,11 +85,13 @@ export function viewText(task: Task, args: ViewArgs): CallToolResult {
 /** The value at a JSON Pointer, or a message saying why there is none. */
 function at(value: unknown, pointer: string): { value: unknown } | string {
   if (pointer === '' || pointer === '/') return { value };
-  if (!pointer.startsWith('/')) return `path must be a JSON Pointer starting with "/" (got "${pointer}")`;
+  if (!pointer.startsWith('/'))
+    return `path must be a JSON Pointer starting with "/" (got "${pointer}")`;
   let here = value;
   for (const raw of pointer.slice(1).split('/')) {
     const key = raw.replace(/~1/g, '/').replace(/~0/g, '~');
-    if (Array.isArray(here) && /^\d+$/.test(key) && Number(key) < here.length) here = here[Number(key)];
+    if (Array.isArray(here) && /^\d+$/.test(key) && Number(key) < here.length)
+      here = here[Number(key)];
     else if (here !== null && typeof here === 'object' && Object.hasOwn(here, key)) {
       here = (here as Record<string, unknown>)[key];
     } else return `nothing at ${pointer} (no "${key}")`;

@@ -4,7 +4,11 @@
  * the agent named (URL mode) and continues once they are back, or asks them to confirm in a form
  * when the agent named no URL or the client has no URL mode. The answer continues the same task.
  */
-import type { ClientCapabilities, ElicitRequest, ElicitResult } from '@modelcontextprotocol/sdk/types.js';
+import type {
+  ClientCapabilities,
+  ElicitRequest,
+  ElicitResult,
+} from '@modelcontextprotocol/sdk/types.js';
 import { newId } from '../core/ids.js';
 import { textOf, textPart } from '../core/parts.js';
 import type { Part, Task } from '../core/schemas/index.js';
@@ -64,6 +68,8 @@ export function askUser(
       },
     });
     const answer = reply.content?.answer;
-    return reply.action === 'accept' && answer !== undefined ? [textPart(String(answer))] : undefined;
+    return reply.action === 'accept' && answer !== undefined
+      ? [textPart(String(answer))]
+      : undefined;
   };
 }

@@ -60,10 +60,13 @@ export async function connectMcpServer(
     { name: options.clientName ?? 'a2a-kit', version: '1.0.0' },
     { capabilities: {} },
   );
-  const isUrl = target instanceof URL || (typeof target === 'string' && /^https?:\/\//i.test(target));
+  const isUrl =
+    target instanceof URL || (typeof target === 'string' && /^https?:\/\//i.test(target));
   if (isUrl) {
     const init = options.headers ? { requestInit: { headers: options.headers } } : {};
-    await client.connect(new sdk.httpClient.StreamableHTTPClientTransport(new URL(String(target)), init));
+    await client.connect(
+      new sdk.httpClient.StreamableHTTPClientTransport(new URL(String(target)), init),
+    );
     return client;
   }
   const argv =

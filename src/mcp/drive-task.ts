@@ -48,7 +48,11 @@ export async function driveMessage(
 }
 
 /** Watches a running task (task mode), answering questions, until it settles for good. */
-export async function driveTask(client: A2AClient, taskId: string, hooks: DriveHooks): Promise<Task> {
+export async function driveTask(
+  client: A2AClient,
+  taskId: string,
+  hooks: DriveHooks,
+): Promise<Task> {
   for (;;) {
     const task = await watch(client, taskId, hooks);
     const next = await answer(task, hooks);
@@ -98,7 +102,8 @@ async function sendOnce(
       } else if ('artifactUpdate' in event) {
         taskId = event.artifactUpdate.taskId;
         const a = event.artifactUpdate.artifact;
-        if (!event.artifactUpdate.append) await hooks.progress?.(`artifact ${a.name ?? a.artifactId}`);
+        if (!event.artifactUpdate.append)
+          await hooks.progress?.(`artifact ${a.name ?? a.artifactId}`);
       }
     }
   } catch (error) {

@@ -32,16 +32,15 @@ export const MCP_INVALID_REQUEST = -32600;
  * `isError: true` instead, so the model reads it (MCP spec: tool errors are results).
  */
 export function mcpCodeOf(code: A2AErrorCode): number {
-  switch (code) {
-    case 'TASK_NOT_FOUND':
-    case 'TASK_NOT_CANCELABLE':
-    case 'INVALID_PARAMS':
-    case 'CONTENT_TYPE_NOT_SUPPORTED':
-    case 'UNSUPPORTED_OPERATION':
-      return MCP_INVALID_PARAMS;
-    case 'INVALID_REQUEST':
-      return MCP_INVALID_REQUEST;
-    default:
-      return MCP_INTERNAL_ERROR;
-  }
+  if (INVALID_PARAMS_CODES.has(code)) return MCP_INVALID_PARAMS;
+  return code === 'INVALID_REQUEST' ? MCP_INVALID_REQUEST : MCP_INTERNAL_ERROR;
 }
+
+/** The A2A codes that say the caller's parameters are wrong (MCP -32602). */
+const INVALID_PARAMS_CODES: ReadonlySet<A2AErrorCode> = new Set<A2AErrorCode>([
+  'TASK_NOT_FOUND',
+  'TASK_NOT_CANCELABLE',
+  'INVALID_PARAMS',
+  'CONTENT_TYPE_NOT_SUPPORTED',
+  'UNSUPPORTED_OPERATION',
+]);

@@ -72,7 +72,12 @@ function partsOf(result: CallToolResult): Part[] {
     else if (block.type === 'image' || block.type === 'audio') {
       parts.push(rawPart(block.data, { mediaType: block.mimeType }));
     } else if (block.type === 'resource_link') {
-      parts.push(fileUrlPart(block.uri, { filename: block.name, ...(block.mimeType ? { mediaType: block.mimeType } : {}) }));
+      parts.push(
+        fileUrlPart(block.uri, {
+          filename: block.name,
+          ...(block.mimeType ? { mediaType: block.mimeType } : {}),
+        }),
+      );
     } else if (block.type === 'resource') {
       const r = block.resource;
       const media = r.mimeType ? { mediaType: r.mimeType } : {};
@@ -126,7 +131,9 @@ export async function mcpAgent(options: McpAgentOptions): Promise<McpAgent> {
           timeout,
           resetTimeoutOnProgress: true,
           onprogress: ({ progress, total, message: said }) => {
-            updates.push(`${said ?? 'Working'} (${progress}${total !== undefined ? `/${total}` : ''})`);
+            updates.push(
+              `${said ?? 'Working'} (${progress}${total !== undefined ? `/${total}` : ''})`,
+            );
             wake?.();
           },
         },
@@ -152,7 +159,9 @@ export async function mcpAgent(options: McpAgentOptions): Promise<McpAgent> {
     }
     if (signal.aborted) return; // canceled: the server has recorded CANCELED
     if ('error' in outcome) {
-      yield task.failed(`The MCP tool call failed: ${(outcome.error as Error).message ?? String(outcome.error)}`);
+      yield task.failed(
+        `The MCP tool call failed: ${(outcome.error as Error).message ?? String(outcome.error)}`,
+      );
       return;
     }
     const parts = partsOf(outcome.result);

@@ -33,7 +33,8 @@ export function taskResult(task: Task, inlineChars = DEFAULT_INLINE_CHARS): Call
   if (said) lines.push(said);
   if (isInterrupted(state)) lines.push(howToContinue(task));
   const content: Content[] = [{ type: 'text', text: lines.join('\n') }];
-  for (const artifact of task.artifacts ?? []) content.push(...artifactContent(task, artifact, inlineChars));
+  for (const artifact of task.artifacts ?? [])
+    content.push(...artifactContent(task, artifact, inlineChars));
   return {
     content,
     structuredContent: {
@@ -50,7 +51,10 @@ export function taskResult(task: Task, inlineChars = DEFAULT_INLINE_CHARS): Call
 }
 
 /** The tool result for a direct Message reply (no task was created, spec §3.1.1). */
-export function messageResult(message: Message, inlineChars = DEFAULT_INLINE_CHARS): CallToolResult {
+export function messageResult(
+  message: Message,
+  inlineChars = DEFAULT_INLINE_CHARS,
+): CallToolResult {
   const content = message.parts.flatMap((p) => partContent(p, inlineChars, () => ''));
   return { content: content.length ? content : [{ type: 'text', text: '(empty reply)' }] };
 }
@@ -61,10 +65,14 @@ function artifactContent(task: Task, artifact: Artifact, inlineChars: number): C
     `\n[... artifact ${label} is ${total} ${kind === 'text' ? 'lines' : 'characters of JSON'} in all; read the rest with view_${kind}_artifact {"taskId": "${task.id}", "artifactId": "${artifact.artifactId}"}]`;
   // The text parts of one artifact (a streamed artifact has one per chunk) read as one text,
   // joined by newlines as textOf() does, so the limit holds for the artifact, not per chunk.
-  const text = artifact.parts.some((p) => typeof p.text === 'string') ? textOf(artifact) : undefined;
+  const text = artifact.parts.some((p) => typeof p.text === 'string')
+    ? textOf(artifact)
+    : undefined;
   const rest = artifact.parts.filter((p) => typeof p.text !== 'string');
   return [
-    ...(text !== undefined ? [{ type: 'text' as const, text: cut(text, inlineChars, 'text', more) }] : []),
+    ...(text !== undefined
+      ? [{ type: 'text' as const, text: cut(text, inlineChars, 'text', more) }]
+      : []),
     ...rest.flatMap((part) => partContent(part, inlineChars, more)),
   ];
 }
@@ -89,7 +97,9 @@ function partContent(
     return [{ type: 'text', text: cut(part.text, inlineChars, 'text', note) }];
   }
   if (part.data !== undefined) {
-    return [{ type: 'text', text: cut(JSON.stringify(part.data, null, 1), inlineChars, 'data', note) }];
+    return [
+      { type: 'text', text: cut(JSON.stringify(part.data, null, 1), inlineChars, 'data', note) },
+    ];
   }
   const mimeType = part.mediaType ?? 'application/octet-stream';
   if (typeof part.url === 'string') {

@@ -4,19 +4,26 @@
  * MissingDependencyError that says what to install. Every other file of src/mcp imports the SDK
  * for types only.
  */
+import type * as ServerModule from '@modelcontextprotocol/sdk/server/index.js';
+import type * as ClientModule from '@modelcontextprotocol/sdk/client/index.js';
+import type * as TypesModule from '@modelcontextprotocol/sdk/types.js';
+import type * as StdioServerModule from '@modelcontextprotocol/sdk/server/stdio.js';
+import type * as StdioClientModule from '@modelcontextprotocol/sdk/client/stdio.js';
+import type * as HttpServerModule from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
+import type * as HttpClientModule from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { isMissingPackage, MissingDependencyError } from '../core/missing-dependency.js';
 
 const PKG = '@modelcontextprotocol/sdk';
 
 /** The SDK modules the bridge uses, loaded together. */
 export interface McpSdk {
-  server: typeof import('@modelcontextprotocol/sdk/server/index.js');
-  client: typeof import('@modelcontextprotocol/sdk/client/index.js');
-  types: typeof import('@modelcontextprotocol/sdk/types.js');
-  stdioServer: typeof import('@modelcontextprotocol/sdk/server/stdio.js');
-  stdioClient: typeof import('@modelcontextprotocol/sdk/client/stdio.js');
-  httpServer: typeof import('@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js');
-  httpClient: typeof import('@modelcontextprotocol/sdk/client/streamableHttp.js');
+  server: typeof ServerModule;
+  client: typeof ClientModule;
+  types: typeof TypesModule;
+  stdioServer: typeof StdioServerModule;
+  stdioClient: typeof StdioClientModule;
+  httpServer: typeof HttpServerModule;
+  httpClient: typeof HttpClientModule;
 }
 
 let loading: Promise<McpSdk> | undefined;
@@ -27,7 +34,11 @@ export function loadMcpSdk(): Promise<McpSdk> {
     loading = undefined;
     throw isMissingPackage(error, PKG)
       ? new MissingDependencyError(
-          { packages: [PKG], feature: 'the MCP bridge (a2a-kit/mcp)', install: `npm install ${PKG}` },
+          {
+            packages: [PKG],
+            feature: 'the MCP bridge (a2a-kit/mcp)',
+            install: `npm install ${PKG}`,
+          },
           error,
         )
       : error;

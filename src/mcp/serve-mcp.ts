@@ -21,6 +21,8 @@ export interface McpServerSource {
 export interface McpEndpoint {
   /** The Streamable HTTP endpoint URL (`http://127.0.0.1:PORT/mcp`); absent on stdio. */
   readonly url?: string | undefined;
+  /** Stdio: resolves when stdin ends (the MCP client went away). */
+  readonly ended?: Promise<void> | undefined;
   close(): Promise<void>;
 }
 
@@ -35,8 +37,13 @@ export async function serveMcpStdio(
     streams.stdin as never,
     streams.stdout as never,
   );
+  const stdin = streams.stdin ?? process.stdin;
+  const ended = new Promise<void>((resolve) => {
+    stdin.once('end', () => resolve());
+    stdin.once('close', () => resolve());
+  });
   await server.connect(transport);
-  return { close: () => server.close() };
+  return { ended, close: () => server.close() };
 }
 
 /** Options of {@link serveMcpHttp}. */
@@ -51,8 +58,17 @@ export interface McpHttpOptions {
 
 /** The request headers the MCP transport reads (the a2a-kit request model only looks up). */
 const FORWARDED = [
-  'accept', 'content-type', 'mcp-session-id', 'mcp-protocol-version', 'last-event-id',
-  'authorization', 'host', 'origin', 'traceparent', 'tracestate', 'baggage',
+  'accept',
+  'content-type',
+  'mcp-session-id',
+  'mcp-protocol-version',
+  'last-event-id',
+  'authorization',
+  'host',
+  'origin',
+  'traceparent',
+  'tracestate',
+  'baggage',
 ];
 
 /** Serves MCP over Streamable HTTP on `host:port` at `path`. */
@@ -62,7 +78,10 @@ export async function serveMcpHttp(
 ): Promise<McpEndpoint> {
   const sdk = await loadMcpSdk();
   const path = options.path ?? '/mcp';
-  const sessions = new Map<string, { transport: WebStandardStreamableHTTPServerTransport; server: Server }>();
+  const sessions = new Map<
+    string,
+    { transport: WebStandardStreamableHTTPServerTransport; server: Server }
+  >();
   const json = (status: number, code: number, message: string): HttpResponse => ({
     status,
     headers: { 'content-type': 'application/json' },
@@ -70,14 +89,16 @@ export async function serveMcpHttp(
   });
 
   const handler = async (req: HttpRequest): Promise<HttpResponse> => {
-    if (req.url.split('?')[0] !== path) return json(404, -32601, `Not found: the MCP endpoint is ${path}`);
+    if (req.url.split('?')[0] !== path)
+      return json(404, -32601, `Not found: the MCP endpoint is ${path}`);
     if (!sameOrigin(req)) return json(403, -32600, 'Forbidden origin');
     const request = toRequest(req);
     const id = req.headers.get('mcp-session-id');
     let session = id !== null ? sessions.get(id) : undefined;
     if (id !== null && !session) return json(404, -32001, 'Session not found: initialize again');
     if (!session) {
-      if (req.method !== 'POST') return json(400, -32000, 'No session: POST an initialize request first');
+      if (req.method !== 'POST')
+        return json(400, -32000, 'No session: POST an initialize request first');
       const server = source.server();
       const transport: WebStandardStreamableHTTPServerTransport =
         new sdk.httpServer.WebStandardStreamableHTTPServerTransport({

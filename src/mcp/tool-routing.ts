@@ -64,9 +64,12 @@ export const routeMessage: ToolRouter = (message, tools) => {
     return byName(data.tool) ? { tool: data.tool, arguments: args } : unknown(data.tool);
   }
   if (isObject(data)) {
-    if (typeof named === 'string') return byName(named) ? { tool: named, arguments: data } : unknown(named);
+    if (typeof named === 'string')
+      return byName(named) ? { tool: named, arguments: data } : unknown(named);
     if (tools.length === 1) return { tool: names[0] as string, arguments: data };
-    return { refused: `Say which tool: a data part {"tool": name, "arguments": {...}}; the tools are: ${names.join(', ')}.` };
+    return {
+      refused: `Say which tool: a data part {"tool": name, "arguments": {...}}; the tools are: ${names.join(', ')}.`,
+    };
   }
   const text = textOf(message).trim();
   const [first = '', ...rest] = text.split(/\s+/);

@@ -48,7 +48,10 @@ function skillSchema(skill: AgentSkill, card: AgentCard): JsonSchemaObject {
   const properties: Record<string, unknown> = {};
   if (text) properties.text = { type: 'string', description: 'The message text.' };
   if (data) properties.data = { type: 'object', description: 'Structured input (a data part).' };
-  const schema: JsonSchemaObject = { type: 'object', properties: { ...properties, ...continuation } };
+  const schema: JsonSchemaObject = {
+    type: 'object',
+    properties: { ...properties, ...continuation },
+  };
   // With one way in, it is required; with two, either will do.
   if (text !== data) schema.required = [text ? 'text' : 'data'];
   return schema;

@@ -4,10 +4,11 @@
  * propagation API. The API is an optional peer loaded on first use; without it, or without a
  * registered propagator (the API's default is a no-op), nothing is carried and nothing fails.
  */
+import type * as OtelModule from '@opentelemetry/api';
+import type { Context as OtelContext } from '@opentelemetry/api';
 import type { HttpHandler } from '../http/types.js';
 
-type OtelApi = typeof import('@opentelemetry/api');
-type OtelContext = import('@opentelemetry/api').Context;
+type OtelApi = typeof OtelModule;
 
 /** The W3C fields a carrier may hold. */
 export type TraceCarrier = Record<string, string>;

@@ -30,7 +30,7 @@ const NEEDS_PEER: Record<string, string> = {
 };
 const WITHOUT_PEERS = SUBPATHS.filter((s) => NEEDS_PEER[s] === undefined);
 /** Entries that load without their framework but whose types name it (only `import type`). */
-const TYPES_NEED_PEER = new Set(['a2a-kit/express', 'a2a-kit/fastify']);
+const TYPES_NEED_PEER = new Set(['a2a-kit/express', 'a2a-kit/fastify', 'a2a-kit/mcp']);
 
 const scratch = mkdtempSync(join(tmpdir(), 'a2a-kit-pack-'));
 let tarball = '';

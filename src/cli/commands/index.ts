@@ -9,6 +9,7 @@ import { demoCommand } from './demo.js';
 import { discoverCommand } from './discover.js';
 import { getCommand } from './get.js';
 import { listCommand } from './list.js';
+import { mcpServeCommand } from './mcp-serve.js';
 import { pushReceiveCommand } from './push-receive.js';
 import { sendCommand } from './send.js';
 import { serveCommand } from './serve.js';
@@ -29,4 +30,5 @@ export const COMMANDS: readonly Command[] = [
   cardVerifyCommand,
   cardKeygenCommand,
   pushReceiveCommand,
+  mcpServeCommand,
 ];

@@ -23,18 +23,21 @@ export function untilAborted(signal: AbortSignal): Promise<void> {
 /** The `serve` verb. */
 export const serveCommand: Command = {
   name: 'serve',
-  summary: 'run the demo agent, any command (--exec), an echo agent or a gateway (--proxy)',
+  summary:
+    'run the demo agent, any command (--exec), an MCP server (--mcp), an echo agent or a gateway (--proxy)',
   usage: [
     'serve [--port N] [--host H] [--grpc-port N | --no-grpc] [--store S]',
     "serve --exec 'CMD' [--chunk DELIM] [--card FILE | --name N --description D] [--port N]",
     'serve --echo [--name N] [--port N]',
     'serve --proxy URL [--token T | --auth CREDS] [--quiet] [--port N]',
+    "serve --mcp 'CMD ARGS' | --mcp URL [--name N --description D] [--port N]",
   ],
   flags: {
     exec: { type: 'string' },
     chunk: { type: 'string' },
     echo: { type: 'boolean' },
     proxy: { type: 'string' },
+    mcp: { type: 'string' },
     card: { type: 'string' },
     name: { type: 'string' },
     description: { type: 'string' },
@@ -53,6 +56,10 @@ export const serveCommand: Command = {
     ],
     ['--echo', 'an agent that answers with the text it gets (connectivity checks)'],
     ['--proxy URL', 'a gateway to the agent at URL: every operation forwarded, calls logged'],
+    [
+      '--mcp CMD|URL',
+      'an MCP server (a stdio command line, or a Streamable HTTP URL) as an agent: tools = skills',
+    ],
     ['--card FILE|URL', 'with --exec/--echo: serve this Agent Card (its interfaces are replaced)'],
     ['--name N, --description D', 'with --exec/--echo: the generated card'],
     ['--quiet', 'with --proxy: do not log each call on stderr'],
@@ -72,10 +79,15 @@ export const serveCommand: Command = {
     "serve --exec 'tr a-z A-Z' --name Shout --port 9001",
     "serve --exec 'for i in 1 2 3; do echo $i; sleep 0.5; done' --port 9002",
     'serve --proxy http://127.0.0.1:8765 --port 9003 --token s3cret',
+    "serve --mcp 'npx -y @modelcontextprotocol/server-everything' --port 9004",
+    'serve --mcp http://127.0.0.1:3001/mcp --name Tools',
   ],
   notes: [
     'Commands the demo agent understands: echo <text>, hi, book, story [n], slow [seconds],',
     `reject, fail, auth, whoami. Tasks persist in ${DEFAULT_STORE_PATH} across restarts (see docs/deployment.md).`,
+    '--mcp: send a data part {"tool": NAME, "arguments": {...}}, or text "NAME {json}" / "NAME text"',
+    "(the text goes to the tool's one string argument). Progress streams as WORKING updates;",
+    'CancelTask cancels the tool call. Needs @modelcontextprotocol/sdk. See docs/mcp.md.',
   ],
   async run(ctx) {
     const { positionals, values, io, out, signal } = ctx;

@@ -2,7 +2,8 @@
  * The modes of `a2a serve` beyond the demo agent (named as the official Go CLI names them):
  * `--exec 'cmd'` (any command as an agent, see exec-agent.ts), `--echo` (answers with the text
  * it gets), and `--proxy URL` (a gateway in front of another agent: every operation forwarded,
- * each call logged on stderr unless `--quiet`; see client/proxy.ts).
+ * each call logged on stderr unless `--quiet`; see client/proxy.ts), and `--mcp 'cmd args'`
+ * (an MCP server, by command line or URL, as an agent: its tools are the skills; src/mcp).
  */
 import { createA2AHandler } from '../../bindings/a2a-handler.js';
 import { proxyService } from '../../client/proxy.js';
@@ -18,9 +19,11 @@ import { CliError, EXIT, UsageError, type ExitCode } from '../exit-codes.js';
 import { booleanFlag, stringFlag } from '../options.js';
 import { execAgent } from './exec-agent.js';
 
+export type ServeMode = 'exec' | 'echo' | 'proxy' | 'mcp';
+
 /** The mode a `serve` command line asks for, or undefined for the demo agent. */
-export function serveMode(values: CommandContext['values']): 'exec' | 'echo' | 'proxy' | undefined {
-  const asked = (['exec', 'echo', 'proxy'] as const).filter((m) =>
+export function serveMode(values: CommandContext['values']): ServeMode | undefined {
+  const asked = (['exec', 'echo', 'proxy', 'mcp'] as const).filter((m) =>
     m === 'echo' ? booleanFlag(values, m) : stringFlag(values, m) !== undefined,
   );
   if (asked.length > 1) {
@@ -31,7 +34,7 @@ export function serveMode(values: CommandContext['values']): 'exec' | 'echo' | '
 
 /** Runs `mode` until Ctrl+C. */
 export async function runMode(
-  mode: 'exec' | 'echo' | 'proxy',
+  mode: ServeMode,
   ctx: CommandContext,
   listen: { port: number; host: string | undefined; store: string },
 ): Promise<ExitCode> {
@@ -55,6 +58,27 @@ export async function runMode(
       });
       running = await serveHandler(createA2AHandler(service), listen);
       what = `a gateway to ${client.card.name} at ${upstream}`;
+    } else if (mode === 'mcp') {
+      const target = stringFlag(values, 'mcp') as string;
+      const mcp = await import('../../mcp/index.js');
+      const agent = await mcp.mcpAgent({
+        client: await mcp.connectMcpServer(target),
+        card: mcpCardFields(values),
+      });
+      const opened = await openStore(listen.store, storeSettingsFromEnv(ctx.io.env));
+      try {
+        const served = await serve(agent, {
+          port: listen.port,
+          host: listen.host ?? '127.0.0.1',
+          logger: null,
+          ...opened.serverOptions,
+        });
+        running = { url: served.url, close: () => served.close().finally(() => agent.close()) };
+      } catch (error) {
+        await agent.close();
+        throw error;
+      }
+      what = `the MCP server "${target}" (${agent.tools.length} tools as skills) as the agent ${agent.card.name}`;
     } else {
       const card = await cardOf(ctx, mode);
       const agent: Agent =
@@ -139,6 +163,16 @@ async function cardOf(ctx: CommandContext, mode: 'exec' | 'echo'): Promise<Agent
       },
     ],
   };
+}
+
+/** `--name` / `--description` over the card generated from the MCP server. */
+function mcpCardFields(values: CommandContext['values']): Partial<AgentCardConfig> {
+  const fields: Partial<AgentCardConfig> = {};
+  const name = stringFlag(values, 'name');
+  const description = stringFlag(values, 'description');
+  if (name !== undefined) fields.name = name;
+  if (description !== undefined) fields.description = description;
+  return fields;
 }
 
 /** `--chunk` as typed: escapes `\n`, `\t` written literally are the characters. */

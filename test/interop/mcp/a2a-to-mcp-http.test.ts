@@ -28,12 +28,24 @@ describe('A2A agent as MCP server (Streamable HTTP)', () => {
     for (const skill of ['echo', 'greet', 'book', 'story', 'slow', 'reject', 'fail', 'auth']) {
       expect(names).toContain(tool(skill));
     }
-    for (const generic of ['send_message', 'get_task', 'cancel_task', 'list_tasks', 'view_text_artifact', 'view_data_artifact']) {
+    for (const generic of [
+      'send_message',
+      'get_task',
+      'cancel_task',
+      'list_tasks',
+      'view_text_artifact',
+      'view_data_artifact',
+    ]) {
       expect(names).toContain(generic);
     }
     const book = tools.find((t) => t.name === tool('book'));
     expect(book?.description).toContain('Which date?');
-    expect(Object.keys(book?.inputSchema.properties ?? {})).toEqual(['text', 'data', 'taskId', 'contextId']);
+    expect(Object.keys(book?.inputSchema.properties ?? {})).toEqual([
+      'text',
+      'data',
+      'taskId',
+      'contextId',
+    ]);
     const echo = tools.find((t) => t.name === tool('echo'));
     // echo declares no input modes: the card's defaults (text and JSON) make both optional.
     expect(Object.keys(echo?.inputSchema.properties ?? {})).toContain('text');
@@ -68,7 +80,10 @@ describe('A2A agent as MCP server (Streamable HTTP)', () => {
     expect(paused.structuredContent).toMatchObject({ state: 'TASK_STATE_INPUT_REQUIRED' });
     expect(textOfResult(paused)).toContain('Which date?');
     expect(textOfResult(paused)).toContain(`send_message with {"taskId": "${taskId}"`);
-    const done = await client.callTool({ name: 'send_message', arguments: { taskId, text: '2026-12-24' } });
+    const done = await client.callTool({
+      name: 'send_message',
+      arguments: { taskId, text: '2026-12-24' },
+    });
     expect(done.structuredContent).toMatchObject({ taskId, state: 'TASK_STATE_COMPLETED' });
     expect(textOfResult(done)).toContain('2026-12-24');
   });
@@ -95,7 +110,9 @@ describe('A2A agent as MCP server (Streamable HTTP)', () => {
   });
 
   it('a declined elicitation leaves the task paused, with how to continue', async () => {
-    const declining = await mcpClient(env.endpoint.url ?? '', { elicit: () => ({ action: 'decline' }) });
+    const declining = await mcpClient(env.endpoint.url ?? '', {
+      elicit: () => ({ action: 'decline' }),
+    });
     try {
       const result = await declining.callTool({ name: tool('book'), arguments: { text: 'book' } });
       expect(result.structuredContent).toMatchObject({ state: 'TASK_STATE_INPUT_REQUIRED' });
@@ -107,9 +124,13 @@ describe('A2A agent as MCP server (Streamable HTTP)', () => {
 
   it('status updates of a streamed task become MCP progress notifications', async () => {
     const seen: string[] = [];
-    const result = await client.callTool({ name: tool('slow'), arguments: { text: 'slow 2' } }, undefined, {
-      onprogress: (p) => seen.push(p.message ?? ''),
-    });
+    const result = await client.callTool(
+      { name: tool('slow'), arguments: { text: 'slow 2' } },
+      undefined,
+      {
+        onprogress: (p) => seen.push(p.message ?? ''),
+      },
+    );
     expect(result.structuredContent).toMatchObject({ state: 'TASK_STATE_COMPLETED' });
     expect(seen).toContain('Working... 1/2 s');
     expect(seen).toContain('Working... 2/2 s');
@@ -131,22 +152,34 @@ describe('A2A agent as MCP server (Streamable HTTP)', () => {
     expect(running.length).toBeGreaterThan(0);
     stop.abort();
     await expect
-      .poll(async () => (await env.a2a.listTasks({ status: 'TASK_STATE_CANCELED' })).tasks.map((t) => t.id), { timeout: 20_000 })
+      .poll(
+        async () =>
+          (await env.a2a.listTasks({ status: 'TASK_STATE_CANCELED' })).tasks.map((t) => t.id),
+        { timeout: 20_000 },
+      )
       .toEqual(expect.arrayContaining([running[0]]));
   });
 
   it('a large artifact is cut inline and paged with view_text_artifact', async () => {
     const result = await client.callTool({ name: tool('story'), arguments: { text: 'story 200' } });
-    const { taskId, artifacts } = result.structuredContent as { taskId: string; artifacts: { artifactId: string }[] };
+    const { taskId, artifacts } = result.structuredContent as {
+      taskId: string;
+      artifacts: { artifactId: string }[];
+    };
     const artifactId = artifacts[0]?.artifactId ?? '';
-    expect(textOfResult(result)).toContain(`read the rest with view_text_artifact {"taskId": "${taskId}"`);
+    expect(textOfResult(result)).toContain(
+      `read the rest with view_text_artifact {"taskId": "${taskId}"`,
+    );
     expect(textOfResult(result).length).toBeLessThan(6000);
     const task = await env.a2a.getTask({ id: taskId });
     const whole = task.artifacts?.[0]?.parts.map((p) => p.text ?? '').join('\n') ?? '';
     let offset: number | undefined = 0;
     const pages: string[] = [];
     while (offset !== undefined) {
-      const page = await client.callTool({ name: 'view_text_artifact', arguments: { taskId, artifactId, offset, limit: 20 } });
+      const page = await client.callTool({
+        name: 'view_text_artifact',
+        arguments: { taskId, artifactId, offset, limit: 20 },
+      });
       const content = page.content as { text: string }[];
       pages.push(content[0]?.text ?? '');
       offset = (page.structuredContent as { nextOffset?: number }).nextOffset;
@@ -156,17 +189,25 @@ describe('A2A agent as MCP server (Streamable HTTP)', () => {
   });
 
   it('get_task, list_tasks and errors of the generic tools', async () => {
-    const echoed = await client.callTool({ name: tool('echo'), arguments: { text: 'echo list me' } });
+    const echoed = await client.callTool({
+      name: tool('echo'),
+      arguments: { text: 'echo list me' },
+    });
     const { taskId } = echoed.structuredContent as { taskId: string };
     const got = await client.callTool({ name: 'get_task', arguments: { taskId } });
     expect(textOfResult(got)).toContain('You said: list me');
     const listed = await client.callTool({ name: 'list_tasks', arguments: { pageSize: 100 } });
     expect(textOfResult(listed)).toContain(taskId);
-    const missing = await client.callTool({ name: 'get_task', arguments: { taskId: 'no-such-task' } });
+    const missing = await client.callTool({
+      name: 'get_task',
+      arguments: { taskId: 'no-such-task' },
+    });
     expect(missing.isError).toBe(true);
     expect(textOfResult(missing)).toContain('TASK_NOT_FOUND');
     const empty = await client.callTool({ name: 'send_message', arguments: {} });
     expect(empty.isError).toBe(true);
-    await expect(client.callTool({ name: 'no_such_tool', arguments: {} })).rejects.toThrow(/Unknown tool/);
+    await expect(client.callTool({ name: 'no_such_tool', arguments: {} })).rejects.toThrow(
+      /Unknown tool/,
+    );
   });
 });

@@ -6,7 +6,11 @@
  * AUTH_REQUIRED becomes a URL-mode elicitation.
  */
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { CallToolResultSchema, CreateTaskResultSchema, McpError } from '@modelcontextprotocol/sdk/types.js';
+import {
+  CallToolResultSchema,
+  CreateTaskResultSchema,
+  McpError,
+} from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { A2AClient } from '../../../src/client/index.js';
 import { createA2AMcpBridge, serveMcpHttp } from '../../../src/mcp/index.js';
@@ -88,7 +92,11 @@ describe('MCP tasks backed by A2A tasks', () => {
   it('tasks/list lists the A2A tasks; tasks/get of an unknown id is an MCP invalid-params error', async () => {
     const listed = await client.experimental.tasks.listTasks();
     expect(listed.tasks.length).toBeGreaterThan(0);
-    expect(listed.tasks.every((t) => ['working', 'input_required', 'completed', 'failed', 'cancelled'].includes(t.status))).toBe(true);
+    expect(
+      listed.tasks.every((t) =>
+        ['working', 'input_required', 'completed', 'failed', 'cancelled'].includes(t.status),
+      ),
+    ).toBe(true);
     const error = await client.experimental.tasks.getTask('no-such-task').catch((e: unknown) => e);
     expect(error).toBeInstanceOf(McpError);
     expect((error as McpError).code).toBe(-32602);
@@ -105,7 +113,9 @@ describe('AUTH_REQUIRED as a URL elicitation', () => {
           description: 'Needs a sign-in',
           version: '1.0.0',
           capabilities: { streaming: true },
-          skills: [{ id: 'add', name: 'Add event', description: 'Adds an event', tags: ['calendar'] }],
+          skills: [
+            { id: 'add', name: 'Add event', description: 'Adds an event', tags: ['calendar'] },
+          ],
         },
         async *execute({ task, current }) {
           if (current === undefined) {
@@ -137,7 +147,9 @@ describe('AUTH_REQUIRED as a URL elicitation', () => {
     });
     try {
       const result = await c.callTool({ name: 'calendar_add', arguments: { text: 'lunch' } });
-      expect(asked).toEqual([expect.objectContaining({ mode: 'url', url: 'https://login.example.com/authorize?task=1' })]);
+      expect(asked).toEqual([
+        expect.objectContaining({ mode: 'url', url: 'https://login.example.com/authorize?task=1' }),
+      ]);
       expect(result.structuredContent).toMatchObject({ state: 'TASK_STATE_COMPLETED' });
       expect(textOfResult(result)).toContain('Event added.');
     } finally {

@@ -12,7 +12,12 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import { A2AClient } from '../../../src/client/index.js';
 import { startDemo, type DemoServer } from '../../../src/demo/main.js';
-import { createA2AMcpBridge, serveMcpHttp, type A2AMcpBridge, type McpEndpoint } from '../../../src/mcp/index.js';
+import {
+  createA2AMcpBridge,
+  serveMcpHttp,
+  type A2AMcpBridge,
+  type McpEndpoint,
+} from '../../../src/mcp/index.js';
 
 /** A demo agent with its bridge served over Streamable HTTP. */
 export interface BridgedDemo {
@@ -25,7 +30,12 @@ export interface BridgedDemo {
 
 /** Starts the demo agent (fast `slow` and `story`) and its MCP bridge. */
 export async function bridgedDemo(tickMs = 100): Promise<BridgedDemo> {
-  const demo = await startDemo({ port: 0, grpc: false, logger: null, agent: { tickMs, chunkDelayMs: 1 } });
+  const demo = await startDemo({
+    port: 0,
+    grpc: false,
+    logger: null,
+    agent: { tickMs, chunkDelayMs: 1 },
+  });
   const a2a = await A2AClient.connect(demo.url);
   const bridge = await createA2AMcpBridge({ client: a2a, pollIntervalMs: 50 });
   const endpoint = await serveMcpHttp(bridge, { port: 0 });
@@ -54,7 +64,8 @@ export interface McpClientOptions {
 /** A real MCP SDK client connected to `url` over Streamable HTTP. */
 export async function mcpClient(url: string, options: McpClientOptions = {}): Promise<Client> {
   const capabilities: ClientCapabilities = {};
-  if (options.elicit) capabilities.elicitation = { form: {}, ...(options.urlMode ? { url: {} } : {}) };
+  if (options.elicit)
+    capabilities.elicitation = { form: {}, ...(options.urlMode ? { url: {} } : {}) };
   if (options.tasks) capabilities.tasks = { list: {}, cancel: {}, requests: {} };
   const client = new Client({ name: 'bridge-test', version: '1.0.0' }, { capabilities });
   if (options.elicit) {
@@ -67,7 +78,10 @@ export async function mcpClient(url: string, options: McpClientOptions = {}): Pr
 
 /** The text blocks of a tool result, joined. */
 export function textOfResult(result: object): string {
-  const content = ((result as { content?: unknown }).content ?? []) as { type: string; text?: string }[];
+  const content = ((result as { content?: unknown }).content ?? []) as {
+    type: string;
+    text?: string;
+  }[];
   return content
     .filter((c) => c.type === 'text')
     .map((c) => c.text ?? '')

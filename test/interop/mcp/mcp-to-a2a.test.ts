@@ -21,16 +21,23 @@ const FIXTURE = new URL('../../fixtures/mcp/tool-server.mjs', import.meta.url).p
 
 /** The fixture served over Streamable HTTP (same bridge code path as a2a-kit's MCP endpoint). */
 async function fixtureOverHttp() {
-  return serveMcpHttp({ server: () => (createToolServer() as { server: never }).server }, { port: 0 });
+  return serveMcpHttp(
+    { server: () => (createToolServer() as { server: never }).server },
+    { port: 0 },
+  );
 }
 
 const asTask = (reply: unknown): Task => {
-  if (typeof reply === 'object' && reply !== null && 'task' in reply) return (reply as { task: Task }).task;
+  if (typeof reply === 'object' && reply !== null && 'task' in reply)
+    return (reply as { task: Task }).task;
   throw new Error(`expected a task, got ${JSON.stringify(reply)}`);
 };
 
 describe.each([
-  { transport: 'stdio', start: async () => ({ target: `${process.execPath} ${FIXTURE}`, close: async () => undefined }) },
+  {
+    transport: 'stdio',
+    start: async () => ({ target: `${process.execPath} ${FIXTURE}`, close: async () => undefined }),
+  },
   {
     transport: 'Streamable HTTP',
     start: async () => {
@@ -45,7 +52,9 @@ describe.each([
   let a2a: A2AClient;
   beforeAll(async () => {
     upstream = await start();
-    agent = await mcpAgent({ client: await connectMcpServer(upstream.target, { stderr: 'ignore' }) });
+    agent = await mcpAgent({
+      client: await connectMcpServer(upstream.target, { stderr: 'ignore' }),
+    });
     served = await serve(agent, { port: 0, logger: null });
     a2a = await A2AClient.connect(served.url);
   });
@@ -59,7 +68,14 @@ describe.each([
     expect(a2a.card.name).toBe('Fixture tools');
     expect(a2a.card.version).toBe('2.0.0');
     expect(a2a.card.description).toContain('Test tools');
-    expect(a2a.card.skills.map((s) => s.id)).toEqual(['add', 'shout', 'slow', 'broken', 'explode', 'trace']);
+    expect(a2a.card.skills.map((s) => s.id)).toEqual([
+      'add',
+      'shout',
+      'slow',
+      'broken',
+      'explode',
+      'trace',
+    ]);
     const add = a2a.card.skills[0];
     expect(add?.name).toBe('Add');
     expect(add?.description).toContain('"a":{"type":"number"}');
@@ -67,7 +83,11 @@ describe.each([
   });
 
   it('a data part {tool, arguments} is a tool call; text and structured content become artifacts', async () => {
-    const task = asTask(await a2a.sendMessage({ message: userMessage([dataPart({ tool: 'add', arguments: { a: 2, b: 3 } })]) }));
+    const task = asTask(
+      await a2a.sendMessage({
+        message: userMessage([dataPart({ tool: 'add', arguments: { a: 2, b: 3 } })]),
+      }),
+    );
     expect(task.status.state).toBe('TASK_STATE_COMPLETED');
     expect(textOf(task.artifacts?.[0])).toBe('2 + 3 = 5');
     expect(dataOf(task.artifacts?.[0])).toEqual({ sum: 5 });
@@ -84,7 +104,9 @@ describe.each([
     const task = asTask(await a2a.sendMessage({ message: userMessage('what can you do?') }));
     expect(task.status.state).toBe('TASK_STATE_REJECTED');
     expect(textOf(task.status.message)).toContain('add, shout, slow');
-    const unknown = asTask(await a2a.sendMessage({ message: userMessage([dataPart({ tool: 'nope' })]) }));
+    const unknown = asTask(
+      await a2a.sendMessage({ message: userMessage([dataPart({ tool: 'nope' })]) }),
+    );
     expect(unknown.status.state).toBe('TASK_STATE_REJECTED');
   });
 
@@ -112,18 +134,28 @@ describe.each([
     }
     // The SDK client may drop a progress notification that races the result: the early ones
     // (50 ms apart) must all be there, in order.
-    expect(said.slice(0, 3)).toEqual(['Calling the MCP tool slow.', 'step 1 (1/5)', 'step 2 (2/5)']);
+    expect(said.slice(0, 3)).toEqual([
+      'Calling the MCP tool slow.',
+      'step 1 (1/5)',
+      'step 2 (2/5)',
+    ]);
     expect(final).toBe('TASK_STATE_COMPLETED');
   });
 
   it('CancelTask cancels the running tool call', async () => {
     const started = asTask(
       await a2a.sendMessage({
-        message: userMessage([dataPart({ tool: 'slow', arguments: { steps: 10_000, tickMs: 50 } })]),
+        message: userMessage([
+          dataPart({ tool: 'slow', arguments: { steps: 10_000, tickMs: 50 } }),
+        ]),
         configuration: { returnImmediately: true },
       }),
     );
-    await expect.poll(async () => textOf((await a2a.getTask({ id: started.id })).status.message), { timeout: 20_000 }).toMatch(/step/);
+    await expect
+      .poll(async () => textOf((await a2a.getTask({ id: started.id })).status.message), {
+        timeout: 20_000,
+      })
+      .toMatch(/step/);
     const canceled = await a2a.cancelTask({ id: started.id });
     expect(canceled.status.state).toBe('TASK_STATE_CANCELED');
     // The tool stopped: no new progress lands after the cancel.
@@ -143,18 +175,35 @@ describe.each([
       message: {
         messageId: randomUUID(),
         role: Role.ROLE_USER,
-        parts: [{ content: { $case: 'text', value: 'shout from their client' }, metadata: undefined, filename: '', mediaType: '' }],
+        parts: [
+          {
+            content: { $case: 'text', value: 'shout from their client' },
+            metadata: undefined,
+            filename: '',
+            mediaType: '',
+          },
+        ],
         contextId: '',
         taskId: '',
         metadata: undefined,
         extensions: [],
         referenceTaskIds: [],
       },
-      configuration: { acceptedOutputModes: [], taskPushNotificationConfig: undefined, returnImmediately: false },
+      configuration: {
+        acceptedOutputModes: [],
+        taskPushNotificationConfig: undefined,
+        returnImmediately: false,
+      },
       metadata: undefined,
     });
-    const task = reply as { status?: { state: number }; artifacts: { parts: { content?: { $case: string; value: unknown } }[] }[] };
+    const task = reply as {
+      status?: { state: number };
+      artifacts: { parts: { content?: { $case: string; value: unknown } }[] }[];
+    };
     expect(task.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
-    expect(task.artifacts[0]?.parts[0]?.content).toEqual({ $case: 'text', value: 'FROM THEIR CLIENT' });
+    expect(task.artifacts[0]?.parts[0]?.content).toEqual({
+      $case: 'text',
+      value: 'FROM THEIR CLIENT',
+    });
   });
 });
