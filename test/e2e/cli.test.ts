@@ -210,3 +210,60 @@ describe('a missing optional package is a setup error (exit 2) that says what to
     expect(called.stderr).toContain('npm install @grpc/grpc-js @grpc/proto-loader');
   });
 });
+
+describe('a2a mcp serve over stdio (a real MCP SDK client starts the built binary)', () => {
+  it('lists the tools, calls echo, runs book through an elicitation and cancels slow', async () => {
+    const { Client } = await import('@modelcontextprotocol/sdk/client/index.js');
+    const { StdioClientTransport } = await import('@modelcontextprotocol/sdk/client/stdio.js');
+    const { CreateTaskResultSchema, ElicitRequestSchema } =
+      await import('@modelcontextprotocol/sdk/types.js');
+    const client = new Client(
+      { name: 'stdio-test', version: '1.0.0' },
+      { capabilities: { elicitation: { form: {} }, tasks: { requests: {} } } },
+    );
+    const asked: string[] = [];
+    client.setRequestHandler(ElicitRequestSchema, (request) => {
+      asked.push(request.params.message);
+      return { action: 'accept', content: { answer: '2026-12-24' } };
+    });
+    await client.connect(
+      new StdioClientTransport({
+        command: process.execPath,
+        args: [bin, 'mcp', 'serve', url],
+        stderr: 'pipe',
+      }),
+    );
+    try {
+      const { tools } = await client.listTools();
+      expect(tools.map((t) => t.name)).toEqual(
+        expect.arrayContaining([
+          'a2a_kit_demo_agent_echo',
+          'a2a_kit_demo_agent_book',
+          'send_message',
+        ]),
+      );
+      const echo = await client.callTool({
+        name: 'a2a_kit_demo_agent_echo',
+        arguments: { text: 'echo over stdio' },
+      });
+      expect(JSON.stringify(echo.content)).toContain('You said: over stdio');
+      const book = await client.callTool({
+        name: 'a2a_kit_demo_agent_book',
+        arguments: { text: 'book' },
+      });
+      expect(asked[0]).toContain('Which date?');
+      expect(book.structuredContent).toMatchObject({ state: 'TASK_STATE_COMPLETED' });
+      const { task } = await client.request(
+        {
+          method: 'tools/call',
+          params: { name: 'a2a_kit_demo_agent_slow', arguments: { text: 'slow 600' }, task: {} },
+        },
+        CreateTaskResultSchema,
+      );
+      const canceled = await client.experimental.tasks.cancelTask(task.taskId);
+      expect(canceled.status).toBe('cancelled');
+    } finally {
+      await client.close();
+    }
+  }, 60_000);
+});
