@@ -212,6 +212,15 @@ describe('a missing optional package is a setup error (exit 2) that says what to
 });
 
 describe('a2a mcp serve over stdio (a real MCP SDK client starts the built binary)', () => {
+  it('without @modelcontextprotocol/sdk says what to install (exit 2)', async () => {
+    const served = await a2aWith(hide('@modelcontextprotocol/sdk'), 'mcp', 'serve', url);
+    expect(served.code).toBe(2);
+    expect(served.stderr).toContain('npm install @modelcontextprotocol/sdk');
+    const wrapped = await a2aWith(hide('@modelcontextprotocol/sdk'), 'serve', '--mcp', 'true');
+    expect(wrapped.code).toBe(2);
+    expect(wrapped.stderr).toContain('npm install @modelcontextprotocol/sdk');
+  });
+
   it('lists the tools, calls echo, runs book through an elicitation and cancels slow', async () => {
     const { Client } = await import('@modelcontextprotocol/sdk/client/index.js');
     const { StdioClientTransport } = await import('@modelcontextprotocol/sdk/client/stdio.js');
