@@ -23,6 +23,7 @@ import {
   withTraceContext,
   type McpAgent,
 } from '../../../src/mcp/index.js';
+import type { HttpHandler } from '../../../src/http/types.js';
 import { serveHandler } from '../../../src/node/serve-handler.js';
 import { A2AServer } from '../../../src/server/index.js';
 import type { Task } from '../../../src/core/schemas/index.js';
@@ -85,9 +86,10 @@ describe('A2A traceparent header → MCP _meta.traceparent', () => {
       client: await connectMcpServer(`${process.execPath} ${FIXTURE}`, { stderr: 'ignore' }),
     });
     server = new A2AServer({ agent, logger: null });
-    served = await serveHandler(
-      withTraceContext(createA2AHandler(server, { baseUrl: 'http://127.0.0.1' })),
-    );
+    // The handler needs the URL it is served on (the card's interfaces): bound once listening.
+    const slot: { handler?: HttpHandler } = {};
+    served = await serveHandler((req) => (slot.handler as HttpHandler)(req));
+    slot.handler = withTraceContext(createA2AHandler(server, { baseUrl: served.url }));
   });
   afterAll(async () => {
     await served.close();
@@ -96,10 +98,7 @@ describe('A2A traceparent header → MCP _meta.traceparent', () => {
   });
 
   it('the MCP tool call made for a message carries the trace of its request', async () => {
-    const a2a = await A2AClient.connect(served.url, {
-      fetch: (input, init) =>
-        fetch(new Request(String(input).replace('http://127.0.0.1/', `${served.url}/`), init)),
-    });
+    const a2a = await A2AClient.connect(served.url);
     const reply = await a2a.sendMessage(
       { message: userMessage('trace') },
       { headers: { traceparent: TRACEPARENT } },
