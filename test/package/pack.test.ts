@@ -240,6 +240,7 @@ describe('installed with every optional peer', () => {
           '@types/express',
           'fastify',
           'hono',
+          '@modelcontextprotocol/sdk',
         ].map(devVersion),
         devVersion('@types/node'),
         '--ignore-scripts',
