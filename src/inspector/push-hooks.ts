@@ -13,7 +13,7 @@ import {
   type PushReceiver,
   type PushRejectReason,
 } from '../push/receiver.js';
-import { PUSH_SIGNATURE_HEADER } from '../push/signing.js';
+import { PUSH_SIGNATURE_HEADER, PUSH_TOKEN_HEADER } from '../push/signing.js';
 
 /** One registered webhook. */
 export interface Hook {
@@ -93,10 +93,11 @@ export class PushHooks {
   ): Promise<number> {
     const entry = this.hooks.get(id);
     if (!entry) return 404;
-    const signature = headers.get(PUSH_SIGNATURE_HEADER) ?? undefined;
+    // Adapters' header lookups may be case-sensitive on lower-case names.
+    const signature = headers.get(PUSH_SIGNATURE_HEADER.toLowerCase()) ?? undefined;
     const header = signature ? safeHeader(signature) : {};
     const plain: Record<string, string> = {};
-    for (const name of [PUSH_SIGNATURE_HEADER, 'x-a2a-notification-token']) {
+    for (const name of [PUSH_SIGNATURE_HEADER, PUSH_TOKEN_HEADER].map((n) => n.toLowerCase())) {
       const value = headers.get(name);
       if (value !== null) plain[name] = value;
     }

@@ -17,10 +17,16 @@ interface Line {
   state?: string;
 }
 
-/** The task id the page URL names (`#Chat/<taskId>`), kept across reloads. */
+/** The chat's task id, kept in the page URL (`#<tab>/<taskId>`) across reloads. */
 function taskInHash(): string {
-  const [tab, id] = location.hash.replace(/^#/, '').split('/');
-  return tab === 'Chat' && id ? decodeURIComponent(id) : '';
+  const id = location.hash.replace(/^#/, '').split('/')[1];
+  return id ? decodeURIComponent(id) : '';
+}
+
+/** Puts the chat's task id in the page URL, keeping the tab. */
+function hashTask(id: string): void {
+  const tab = location.hash.replace(/^#/, '').split('/')[0] || 'Chat';
+  history.replaceState(null, '', `#${tab}${id ? `/${encodeURIComponent(id)}` : ''}`);
 }
 
 function readFile(file: File): Promise<string> {
@@ -55,7 +61,7 @@ export function ChatView({ shared }: { shared: Shared }) {
   const remember = (id: string, ctx: string) => {
     setTaskId(id);
     if (ctx) setContextId(ctx);
-    history.replaceState(null, '', `#Chat/${encodeURIComponent(id)}`);
+    hashTask(id);
   };
 
   /** Shows one event; artifact chunks are appended in place to their artifact's line. */
@@ -199,7 +205,7 @@ export function ChatView({ shared }: { shared: Shared }) {
     setContextId('');
     setState('');
     artifacts.current = new Map();
-    history.replaceState(null, '', '#Chat');
+    hashTask('');
   };
 
   const open = taskId !== '' && !TERMINAL.has(state);

@@ -49,6 +49,7 @@ function App() {
       setNeeds(result.needs);
       const first = result.report.interfaces.find((i) => i.usable);
       setBinding(first?.protocolBinding ?? '');
+      show('Card');
     } catch (e) {
       setError(e instanceof ApiFailure ? e.message : String(e));
       setReport(null);
@@ -78,7 +79,7 @@ function App() {
   function show(next: Tab) {
     setTab(next);
     const rest = location.hash.split('/').slice(1).join('/');
-    history.replaceState(null, '', `#${next}${next === 'Chat' && rest ? `/${rest}` : ''}`);
+    history.replaceState(null, '', `#${next}${rest ? `/${rest}` : ''}`);
   }
 
   const shared: Shared = {
@@ -97,12 +98,14 @@ function App() {
   };
 
   const onTabKey = (event: KeyboardEvent) => {
-    const at = TABS.indexOf(tab);
+    const focused = (event.target as HTMLElement).id.replace(/^tab-/, '');
+    const at = Math.max(0, TABS.indexOf(focused as Tab));
     if (event.key === 'ArrowRight') show(TABS[(at + 1) % TABS.length] as Tab);
     else if (event.key === 'ArrowLeft') show(TABS[(at + TABS.length - 1) % TABS.length] as Tab);
     else return;
     event.preventDefault();
-    requestAnimationFrame(() => document.getElementById(`tab-${tabFromHash()}`)?.focus());
+    const next = TABS[(at + (event.key === 'ArrowRight' ? 1 : TABS.length - 1)) % TABS.length] as Tab;
+    requestAnimationFrame(() => document.getElementById(`tab-${next}`)?.focus());
   };
 
   return h('div', { class: 'app' }, [
@@ -178,19 +181,20 @@ function App() {
     h(
       'main',
       { id: `view-${tab}`, role: 'tabpanel', 'aria-labelledby': `tab-${tab}`, tabIndex: -1 },
-      !report && tab !== 'Wire' && tab !== 'Push'
-        ? h('p', { class: 'hint' }, 'Enter an agent URL and connect.')
-        : tab === 'Card'
-          ? h(CardView, { shared })
-          : tab === 'Chat'
-            ? h(ChatView, { shared })
-            : tab === 'Tasks'
-              ? h(TasksView, { shared, taskToOpen })
-              : tab === 'Wire'
-                ? h(WireView, null)
-                : tab === 'Push'
-                  ? h(PushView, { shared })
-                  : h(AuthView, { shared, reason: authReason }),
+      [
+        !report && tab !== 'Wire' && tab !== 'Push'
+          ? h('p', { class: 'hint' }, 'Enter an agent URL and connect.')
+          : null,
+        // The chat stays mounted (hidden on other tabs): its conversation survives a look elsewhere.
+        report
+          ? h('div', { hidden: tab !== 'Chat' }, h(ChatView, { key: report.cardUrl, shared }))
+          : null,
+        report && tab === 'Card' ? h(CardView, { shared }) : null,
+        report && tab === 'Tasks' ? h(TasksView, { shared, taskToOpen }) : null,
+        tab === 'Wire' ? h(WireView, null) : null,
+        tab === 'Push' ? h(PushView, { shared }) : null,
+        report && tab === 'Auth' ? h(AuthView, { shared, reason: authReason }) : null,
+      ],
     ),
   ]);
 }
