@@ -78,13 +78,18 @@ export async function apiRoute(session: InspectorSession, api: ApiRequest): Prom
         if (!(UNARY as readonly unknown[]).includes(operation)) {
           return json(400, { error: `operation must be one of ${UNARY.join(', ')}` });
         }
-        const result = await session.call(operation as (typeof UNARY)[number], body.params, binding);
+        const result = await session.call(
+          operation as (typeof UNARY)[number],
+          body.params,
+          binding,
+        );
         return json(200, { result });
       }
       case 'stream':
         return stream(session, body, binding, request.signal);
       case 'push/register': {
-        if (typeof body.taskId !== 'string' || !body.taskId) return json(400, { error: 'give taskId' });
+        if (typeof body.taskId !== 'string' || !body.taskId)
+          return json(400, { error: 'give taskId' });
         const jwks = typeof body.jwksUrl === 'string' && body.jwksUrl ? body.jwksUrl : undefined;
         return json(
           200,

@@ -14,7 +14,12 @@ import { CardSignatureError } from '../security/signature-error.js';
 
 /** Signature status of a card. */
 export type SignatureStatus =
-  | { readonly status: 'verified'; readonly kid: string; readonly alg: string; readonly jku?: string }
+  | {
+      readonly status: 'verified';
+      readonly kid: string;
+      readonly alg: string;
+      readonly jku?: string;
+    }
   | { readonly status: 'unsigned' }
   | {
       readonly status: 'invalid';
@@ -69,7 +74,7 @@ export async function cardReport(url: string, fetchImpl: typeof fetch): Promise<
   if (!response.ok) throw new Error(`${where} answered HTTP ${response.status}`);
   const validation = validateCardJson(raw, where, response.headers);
   const parsed = AgentCard.safeParse(raw);
-  const card = parsed.success ? (parsed.data as AgentCard) : null;
+  const card = parsed.success ? parsed.data : null;
   return {
     cardUrl: where,
     status: response.status,

@@ -113,7 +113,10 @@ function guard(request: HttpRequest, host: string): string | undefined {
 function file(name: string, text: string): HttpResponse {
   return {
     status: 200,
-    headers: secure({ 'content-type': ASSET_TYPES[name] ?? 'text/plain', 'cache-control': 'no-cache' }),
+    headers: secure({
+      'content-type': ASSET_TYPES[name] ?? 'text/plain',
+      'cache-control': 'no-cache',
+    }),
     body: text,
   };
 }

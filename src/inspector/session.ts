@@ -104,10 +104,14 @@ export class InspectorSession {
   }
 
   /** Runs one unary operation. */
-  async call(operation: (typeof UNARY)[number], params: unknown, binding?: string): Promise<unknown> {
+  async call(
+    operation: (typeof UNARY)[number],
+    params: unknown,
+    binding?: string,
+  ): Promise<unknown> {
     const client = await this.client(binding);
-    const method = client[operation] as (request: unknown) => Promise<unknown>;
-    const result = await method.call(client, params ?? {});
+    const method = client[operation].bind(client) as (request: unknown) => Promise<unknown>;
+    const result = await method(params ?? {});
     this.noteResult(result);
     return result;
   }
@@ -126,18 +130,24 @@ export class InspectorSession {
     signal: AbortSignal | undefined,
   ): AsyncIterable<TimelineEvent> {
     const client = await this.client(binding);
-    const method = client[operation] as (
+    const method = client[operation].bind(client) as (
       request: unknown,
       options?: { signal?: AbortSignal },
     ) => EventStream;
-    const stream = method.call(client, params ?? {}, signal ? { signal } : {});
+    const stream = method(params ?? {}, signal ? { signal } : {});
     for await (const event of stream) {
-      yield this.timelines.add(event as StreamResponse, stream.lastEventId);
+      yield this.timelines.add(event, stream.lastEventId);
     }
   }
 
   /** Registers the built-in webhook on `taskId` (spec §3.1.7) and returns the hook and config. */
-  async registerPush(taskId: string, origin: string, hookPath: string, jwksUrl?: string, binding?: string) {
+  async registerPush(
+    taskId: string,
+    origin: string,
+    hookPath: string,
+    jwksUrl?: string,
+    binding?: string,
+  ) {
     const card = this.card();
     const jwks = jwksUrl ?? defaultJwks(card, this.agentUrl);
     const hook = this.hooks.add(taskId, origin, hookPath, jwks);
@@ -185,7 +195,9 @@ export class InspectorSession {
       after: (outcome) => {
         const entry = open.get(outcome.call);
         if (!entry) return;
-        const text = JSON.stringify('error' in outcome ? describeError(outcome.error) : outcome.result);
+        const text = JSON.stringify(
+          'error' in outcome ? describeError(outcome.error) : outcome.result,
+        );
         if ('error' in outcome) entry.error = describeError(outcome.error).message;
         else if (entry.frames.length > 0 || isEvent(outcome.result)) {
           entry.frames.push({ time: Date.now(), text });

@@ -84,7 +84,12 @@ function textOfParts(parts: readonly { text?: string | undefined; data?: unknown
 function summarize(event: StreamResponse): Summary {
   if ('statusUpdate' in event) {
     const { taskId, status } = event.statusUpdate;
-    return { taskId, kind: 'status', state: status.state, text: textOfParts(status.message?.parts) };
+    return {
+      taskId,
+      kind: 'status',
+      state: status.state,
+      text: textOfParts(status.message?.parts),
+    };
   }
   if ('artifactUpdate' in event) {
     const { taskId, artifact, append, lastChunk } = event.artifactUpdate;
@@ -99,7 +104,12 @@ function summarize(event: StreamResponse): Summary {
   }
   if ('task' in event) {
     const { id, status } = event.task;
-    return { taskId: id, kind: 'task', state: status.state, text: textOfParts(status.message?.parts) };
+    return {
+      taskId: id,
+      kind: 'task',
+      state: status.state,
+      text: textOfParts(status.message?.parts),
+    };
   }
   return {
     taskId: event.message.taskId ?? '',

@@ -30,7 +30,12 @@ export interface WireEntry {
 
 /** What a masked secret reads as. */
 export const MASK = '•••';
-const ALWAYS_SECRET = ['authorization', 'proxy-authorization', 'cookie', 'x-a2a-notification-token'];
+const ALWAYS_SECRET = [
+  'authorization',
+  'proxy-authorization',
+  'cookie',
+  'x-a2a-notification-token',
+];
 const KEEP = 500;
 const MAX_BODY = 64 * 1024;
 
@@ -148,7 +153,8 @@ export class WireLog {
   private maskUrl(raw: string): string {
     if (this.secretQuery.size === 0) return raw;
     const url = new URL(raw);
-    for (const name of this.secretQuery) if (url.searchParams.has(name)) url.searchParams.set(name, MASK);
+    for (const name of this.secretQuery)
+      if (url.searchParams.has(name)) url.searchParams.set(name, MASK);
     return url.href;
   }
 }

@@ -6,6 +6,9 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { DEFAULT_MAX_BODY_BYTES } from '../http/handler.js';
 import type { HttpHandler } from '../http/types.js';
+import type * as InspectorModuleNs from '../inspector/handler.js';
+
+type InspectorModule = typeof InspectorModuleNs;
 import { cardInterfaces, type A2AHandlerOptions } from '../bindings/a2a-handler.js';
 import type { Agent } from '../server/agent.js';
 import { A2AServer, type A2AServerOptions } from '../server/a2a-server.js';
@@ -241,7 +244,7 @@ const LOOPBACK = /^(127\.\d+\.\d+\.\d+|localhost|::1|\[::1\])$/;
 async function loadInspector(
   option: ServeOptions['inspector'],
   host: string,
-): Promise<typeof import('../inspector/handler.js') | undefined> {
+): Promise<InspectorModule | undefined> {
   if (!option) return undefined;
   const forced = typeof option === 'object' && option.allowRemote === true;
   if (!LOOPBACK.test(host) && !forced) {
@@ -256,7 +259,7 @@ async function loadInspector(
 /** Answers `/inspector…` with the inspector, everything else with the agent's handler. */
 function withInspector(
   agent: HttpHandler,
-  module: typeof import('../inspector/handler.js'),
+  module: InspectorModule,
   url: string,
   option: ServeOptions['inspector'],
 ): HttpHandler {

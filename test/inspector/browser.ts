@@ -29,7 +29,9 @@ export const NO_BROWSER = existsSync(CHROMIUM)
 /** Bundles the page (as `npm run build` does) into a scratch directory. */
 export async function buildAssets(): Promise<{ outDir: string; bytes: number; gzipBytes: number }> {
   const outDir = mkdtempSync(join(tmpdir(), 'a2a-inspector-assets-'));
-  return (await (build as (dir: string) => Promise<{ outDir: string; bytes: number; gzipBytes: number }>)(outDir));
+  return await (
+    build as (dir: string) => Promise<{ outDir: string; bytes: number; gzipBytes: number }>
+  )(outDir);
 }
 
 /** A headless chromium with a fresh profile. */
@@ -74,7 +76,11 @@ export async function tamperedCardServer(): Promise<{ url: string; close(): Prom
         defaultOutputModes: ['text/plain'],
         skills: [{ id: 's', name: 'S', description: 'S', tags: ['t'] }],
       };
-      const signed = await signAgentCard(card, { key: key.key, kid: key.kid, jku: `${origin}/jwks.json` });
+      const signed = await signAgentCard(card, {
+        key: key.key,
+        kid: key.kid,
+        jku: `${origin}/jwks.json`,
+      });
       res.writeHead(200, { 'content-type': 'application/json' });
       res.end(JSON.stringify({ ...signed, description: 'Changed after signing' }));
     })();

@@ -71,7 +71,10 @@ describe.skipIf(NO_BROWSER !== undefined)('web inspector in chromium', { timeout
   afterEach(async (context) => {
     // A failed step leaves a picture of the page behind, for whoever reads the failure.
     if (context.task.result?.state === 'fail') {
-      await page?.screenshot({ path: `${tmpdir()}/inspector-failed-${context.task.name.slice(0, 30).replace(/\W+/g, '-')}.png`, fullPage: true });
+      await page?.screenshot({
+        path: `${tmpdir()}/inspector-failed-${context.task.name.slice(0, 30).replace(/\W+/g, '-')}.png`,
+        fullPage: true,
+      });
     }
   });
 
@@ -94,7 +97,8 @@ describe.skipIf(NO_BROWSER !== undefined)('web inspector in chromium', { timeout
     await tab('Chat');
     await page.click('text=New chat');
   };
-  const taskId = async () => (await page.locator('[data-task-id]').getAttribute('data-task-id')) ?? '';
+  const taskId = async () =>
+    (await page.locator('[data-task-id]').getAttribute('data-task-id')) ?? '';
 
   it('serves the page under a strict CSP with no inline script, and opens the demo card (spec §5.5)', async () => {
     const response = await page.goto(`${demo.url}/inspector/`);
@@ -108,7 +112,9 @@ describe.skipIf(NO_BROWSER !== undefined)('web inspector in chromium', { timeout
     expect(await page.locator('[data-valid=true]').count()).toBe(1);
     expect(await page.locator('[data-skill]').count()).toBe(demoCard.skills.length);
     expect(await page.locator('table.interfaces tbody tr').count()).toBe(3); // JSON-RPC, HTTP+JSON, gRPC
-    expect(await page.locator('table.interfaces tbody tr').first().textContent()).toContain('JSONRPC');
+    expect(await page.locator('table.interfaces tbody tr').first().textContent()).toContain(
+      'JSONRPC',
+    );
     await page.click('details summary:has-text("Raw JSON")');
     expect(await page.locator('[data-raw]').textContent()).toContain('"supportedInterfaces"');
     expect(gzipBytes).toBeLessThan(50_000); // the whole bundle, Preact included
@@ -132,7 +138,9 @@ describe.skipIf(NO_BROWSER !== undefined)('web inspector in chromium', { timeout
     await rows.nth(4).waitFor(WAIT);
     const texts = await rows.locator('.text').allTextContents();
     expect(texts).toEqual(storyChunks(5));
-    const seqs = (await rows.evaluateAll((els) => els.map((e) => Number(e.getAttribute('data-seq')))));
+    const seqs = await rows.evaluateAll((els) =>
+      els.map((e) => Number(e.getAttribute('data-seq'))),
+    );
     expect(seqs).toEqual([...seqs].sort((a, b) => a - b));
     expect(await page.locator('.tl-row .delta').first().textContent()).toMatch(/^\+\d/);
     await shot('timeline');
@@ -149,7 +157,9 @@ describe.skipIf(NO_BROWSER !== undefined)('web inspector in chromium', { timeout
     await send('2026-12-24', true);
     await page.locator('[data-state=completed]').waitFor(WAIT);
     expect(await taskId()).toBe(first);
-    expect(await page.locator('li[data-who=artifact]').first().textContent()).toContain('2026-12-24');
+    expect(await page.locator('li[data-who=artifact]').first().textContent()).toContain(
+      '2026-12-24',
+    );
   });
 
   it('cancels slow while it runs (spec §3.1.5)', async () => {
@@ -180,18 +190,26 @@ describe.skipIf(NO_BROWSER !== undefined)('web inspector in chromium', { timeout
     await page.fill('#f-size', '2');
     await page.click('form.filters button[type=submit]');
     await page.locator('[data-total]').waitFor(WAIT);
-    expect(Number(await page.locator('[data-total]').getAttribute('data-total'))).toBeGreaterThanOrEqual(4);
-    const firstPage = await page.locator('tr[data-task]').evaluateAll((r) => r.map((e) => e.getAttribute('data-task')));
+    expect(
+      Number(await page.locator('[data-total]').getAttribute('data-total')),
+    ).toBeGreaterThanOrEqual(4);
+    const firstPage = await page
+      .locator('tr[data-task]')
+      .evaluateAll((r) => r.map((e) => e.getAttribute('data-task')));
     expect(firstPage).toHaveLength(2);
     await page.click('text=Next page →');
     await page.waitForFunction((ids) => {
-      const now = Array.from(document.querySelectorAll('tr[data-task]')).map((e) => e.getAttribute('data-task'));
+      const now = Array.from(document.querySelectorAll('tr[data-task]')).map((e) =>
+        e.getAttribute('data-task'),
+      );
       return now.length > 0 && !now.some((id) => ids.includes(id));
     }, firstPage);
     await page.selectOption('#f-status', 'CANCELED');
     await page.click('form.filters button[type=submit]');
     await page.waitForFunction(() => {
-      const states = Array.from(document.querySelectorAll('tr[data-task] td:nth-child(2)')).map((e) => e.textContent);
+      const states = Array.from(document.querySelectorAll('tr[data-task] td:nth-child(2)')).map(
+        (e) => e.textContent,
+      );
       return states.length > 0 && states.every((s) => s === 'canceled');
     });
     await shot('tasks');
@@ -206,7 +224,12 @@ describe.skipIf(NO_BROWSER !== undefined)('web inspector in chromium', { timeout
     await page.click('form[data-scheme=demoToken] button[type=submit]');
     await page.locator('[data-configured]').waitFor(WAIT);
     expect(await page.inputValue('#demoToken-value')).toBe('');
-    const storage = await page.evaluate(() => JSON.stringify({ ...localStorage }) + JSON.stringify({ ...sessionStorage }) + document.cookie);
+    const storage = await page.evaluate(
+      () =>
+        JSON.stringify({ ...localStorage }) +
+        JSON.stringify({ ...sessionStorage }) +
+        document.cookie,
+    );
     expect(storage).not.toContain(demo.token);
     await shot('auth');
     await tab('Card');
@@ -253,12 +276,19 @@ describe.skipIf(NO_BROWSER !== undefined)('web inspector in chromium', { timeout
     expect(await verified.first().locator('td:nth-child(6)').textContent()).toBe('fresh');
     const forged = await fetch(hookUrl, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', 'x-a2a-notification-signature': 'e30.e30.e30' },
-      body: JSON.stringify({ statusUpdate: { taskId: id, contextId: 'c', status: { state: 'TASK_STATE_COMPLETED' } } }),
+      headers: {
+        'content-type': 'application/json',
+        'x-a2a-notification-signature': 'e30.e30.e30',
+      },
+      body: JSON.stringify({
+        statusUpdate: { taskId: id, contextId: 'c', status: { state: 'TASK_STATE_COMPLETED' } },
+      }),
     });
     expect(forged.status).toBe(401);
     await page.locator('tr[data-delivery=refused]').first().waitFor(WAIT);
-    expect(await page.locator('tr[data-delivery=refused]').first().textContent()).toMatch(/BAD_SIGNATURE|BAD_TOKEN/);
+    expect(await page.locator('tr[data-delivery=refused]').first().textContent()).toMatch(
+      /BAD_SIGNATURE|BAD_TOKEN/,
+    );
     await shot('push');
   });
 
@@ -299,13 +329,19 @@ describe.skipIf(NO_BROWSER !== undefined)('web inspector in chromium', { timeout
     await send('go', true);
     await page.locator('[data-state=completed]').last().waitFor({ timeout: 120_000 });
     await page.click('text=Timeline');
-    await page.waitForFunction((n) => Number(document.querySelector('[data-count]')?.getAttribute('data-count')) >= n, LONG_EVENTS, { timeout: 60_000 });
+    await page.waitForFunction(
+      (n) => Number(document.querySelector('[data-count]')?.getAttribute('data-count')) >= n,
+      LONG_EVENTS,
+      { timeout: 60_000 },
+    );
     const count = Number(await page.locator('[data-count]').getAttribute('data-count'));
     expect(await page.locator('.tl-row').count()).toBeLessThan(60);
     await page.locator('.tl-box').evaluate((box) => (box.scrollTop = box.scrollHeight));
     await page.locator(`.tl-row[data-seq="${count}"]`).waitFor(WAIT);
     expect(await page.locator('.tl-row').count()).toBeLessThan(60);
-    expect(await page.locator('.artifacts [data-artifact=long]').textContent()).toContain(`c${LONG_EVENTS - 1}`);
+    expect(await page.locator('.artifacts [data-artifact=long]').textContent()).toContain(
+      `c${LONG_EVENTS - 1}`,
+    );
   }, 240_000);
 
   it('is keyboard accessible and readable on a narrow window', async () => {
@@ -316,7 +352,9 @@ describe.skipIf(NO_BROWSER !== undefined)('web inspector in chromium', { timeout
     await page.setViewportSize({ width: 360, height: 800 });
     await connect(demo.url);
     await tab('Card');
-    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(362);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(
+      362,
+    );
     await shot('narrow');
     expect(cspViolations).toEqual([]);
   });

@@ -37,7 +37,11 @@ export const inspectCommand: Command = {
     ['-p, --port N', `port on 127.0.0.1 (default ${INSPECT_PORT}; 0 = any free port)`],
     ['--open', 'open the page in your browser'],
   ],
-  examples: ['inspect', `inspect ${EXAMPLE_URL} --open`, 'inspect https://agent.example.com --port 0'],
+  examples: [
+    'inspect',
+    `inspect ${EXAMPLE_URL} --open`,
+    'inspect https://agent.example.com --port 0',
+  ],
   notes: [
     'Listens on 127.0.0.1 only. Credentials you enter stay in this process, never in the browser.',
     'gRPC calls go through this process too. See docs/inspector.md.',
@@ -52,17 +56,26 @@ export const inspectCommand: Command = {
     const inspector = createInspector(target !== undefined ? { target } : {});
     let server: HandlerServer;
     try {
-      server = await serveHandler((request) => inspector.handle(request), { port, host: '127.0.0.1' });
+      server = await serveHandler((request) => inspector.handle(request), {
+        port,
+        host: '127.0.0.1',
+      });
     } catch (error) {
       if ((error as { code?: unknown }).code === 'EADDRINUSE') {
-        throw new CliError(EXIT.USAGE, `port ${port} is in use: pick another with --port N (0 = any free port)`, '');
+        throw new CliError(
+          EXIT.USAGE,
+          `port ${port} is in use: pick another with --port N (0 = any free port)`,
+          '',
+        );
       }
       throw error;
     }
     const url = `${server.url}/`;
     if (out.json) out.jsonLine({ url, ...(target !== undefined ? { target } : {}) });
     else {
-      out.line(`${out.style.bold('a2a-kit inspector')} on ${out.style.bold(url)}${target ? ` (inspecting ${target})` : ''}`);
+      out.line(
+        `${out.style.bold('a2a-kit inspector')} on ${out.style.bold(url)}${target ? ` (inspecting ${target})` : ''}`,
+      );
       out.line(out.style.dim('Press Ctrl+C to stop.'));
     }
     if (booleanFlag(values, 'open')) openBrowser(url);

@@ -18,7 +18,11 @@ function signatureLine(signature: Signature) {
     ]);
   }
   if (signature.status === 'unsigned') {
-    return h('p', { class: 'sig none', 'data-signature': 'unsigned' }, h('strong', null, '○ Unsigned'));
+    return h(
+      'p',
+      { class: 'sig none', 'data-signature': 'unsigned' },
+      h('strong', null, '○ Unsigned'),
+    );
   }
   return h('div', { class: 'sig bad', 'data-signature': 'invalid' }, [
     h('p', null, [h('strong', null, '✘ Signature invalid'), `: ${signature.message}`]),
@@ -40,9 +44,21 @@ function CardBody({ card }: { card: Card }) {
     card.provider ? h('p', { class: 'dim' }, `by ${card.provider.organization}`) : null,
     h('h3', null, 'Capabilities'),
     h('ul', { class: 'chips' }, [
-      h('li', { class: caps.streaming ? 'on' : 'off' }, `streaming ${caps.streaming ? 'yes' : 'no'}`),
-      h('li', { class: caps.pushNotifications ? 'on' : 'off' }, `push ${caps.pushNotifications ? 'yes' : 'no'}`),
-      h('li', { class: caps.extendedAgentCard ? 'on' : 'off' }, `extended card ${caps.extendedAgentCard ? 'yes' : 'no'}`),
+      h(
+        'li',
+        { class: caps.streaming ? 'on' : 'off' },
+        `streaming ${caps.streaming ? 'yes' : 'no'}`,
+      ),
+      h(
+        'li',
+        { class: caps.pushNotifications ? 'on' : 'off' },
+        `push ${caps.pushNotifications ? 'yes' : 'no'}`,
+      ),
+      h(
+        'li',
+        { class: caps.extendedAgentCard ? 'on' : 'off' },
+        `extended card ${caps.extendedAgentCard ? 'yes' : 'no'}`,
+      ),
     ]),
     caps.extensions?.length
       ? [
@@ -51,7 +67,11 @@ function CardBody({ card }: { card: Card }) {
             'ul',
             null,
             caps.extensions.map((x) =>
-              h('li', null, [h('code', null, x.uri), x.required ? ' (required)' : '', x.description ? ` — ${x.description}` : '']),
+              h('li', null, [
+                h('code', null, x.uri),
+                x.required ? ' (required)' : '',
+                x.description ? ` — ${x.description}` : '',
+              ]),
             ),
           ),
         ]
@@ -115,14 +135,30 @@ export function CardView({ shared }: { shared: Shared }) {
       ? h('p', { class: 'ok', 'data-valid': 'true' }, '✔ valid A2A 1.0 Agent Card')
       : h('div', { class: 'bad', 'data-valid': 'false' }, [
           h('p', null, `✘ ${report.violations.length} problem(s)`),
-          h('ul', null, report.violations.map((v) => h('li', null, `${v.field || '(card)'}: ${v.description}`))),
+          h(
+            'ul',
+            null,
+            report.violations.map((v) => h('li', null, `${v.field || '(card)'}: ${v.description}`)),
+          ),
         ]),
     report.warnings.length
-      ? h('ul', { class: 'warnings' }, report.warnings.map((w) => h('li', null, `! ${w}`)))
+      ? h(
+          'ul',
+          { class: 'warnings' },
+          report.warnings.map((w) => h('li', null, `! ${w}`)),
+        )
       : null,
     h('h3', null, 'Interfaces (preference order)'),
     h('table', { class: 'interfaces' }, [
-      h('thead', null, h('tr', null, ['#', 'Binding', 'Version', 'URL', ''].map((c) => h('th', null, c)))),
+      h(
+        'thead',
+        null,
+        h(
+          'tr',
+          null,
+          ['#', 'Binding', 'Version', 'URL', ''].map((c) => h('th', null, c)),
+        ),
+      ),
       h(
         'tbody',
         null,
@@ -145,7 +181,11 @@ export function CardView({ shared }: { shared: Shared }) {
           extError ? h('p', { class: 'error', role: 'alert' }, extError) : null,
           extended
             ? h('div', { 'data-extended': 'true' }, [
-                h('p', null, `Extended card: ${extended.skills.length} skills (${extended.skills.map((s) => s.id).join(', ')})`),
+                h(
+                  'p',
+                  null,
+                  `Extended card: ${extended.skills.length} skills (${extended.skills.map((s) => s.id).join(', ')})`,
+                ),
                 h('pre', { class: 'json' }, JSON.stringify(extended, null, 2)),
               ])
             : null,

@@ -32,7 +32,8 @@ function hashTask(id: string): void {
 function readFile(file: File): Promise<string> {
   return new Promise((resolve, reject) => {
     const reader = new FileReader();
-    reader.onload = () => resolve(String(reader.result).replace(/^data:[^,]*,/, ''));
+    reader.onload = () =>
+      resolve((typeof reader.result === 'string' ? reader.result : '').replace(/^data:[^,]*,/, ''));
     reader.onerror = () => reject(reader.error ?? new Error('cannot read the file'));
     reader.readAsDataURL(file);
   });
@@ -71,16 +72,16 @@ export function ChatView({ shared }: { shared: Shared }) {
       remember(task.id, task.contextId);
       setState(task.status.state);
       for (const a of task.artifacts ?? []) {
-        artifacts.current.set(a.artifactId, partsText(a.parts as Json[]));
+        artifacts.current.set(a.artifactId, partsText(a.parts));
       }
       showArtifacts();
-      if (task.status.message) status(task.status.state, partsText(task.status.message.parts as Json[]));
+      if (task.status.message) status(task.status.state, partsText(task.status.message.parts));
       else status(task.status.state, '');
     } else if ('statusUpdate' in event) {
       const u = event.statusUpdate as { taskId: string; contextId: string; status: Task['status'] };
       remember(u.taskId, u.contextId);
       setState(u.status.state);
-      status(u.status.state, partsText(u.status.message?.parts as Json[] | undefined));
+      status(u.status.state, partsText(u.status.message?.parts));
     } else if ('artifactUpdate' in event) {
       const u = event.artifactUpdate as {
         taskId: string;
@@ -103,15 +104,19 @@ export function ChatView({ shared }: { shared: Shared }) {
     if (INTERRUPTED.has(s)) {
       const what = s === 'TASK_STATE_AUTH_REQUIRED' ? 'Authorization required' : 'Input required';
       add({ who: 'status', state: s, text: `${what}: ${message}` });
-    } else add({ who: 'status', state: s, text: `${stateLabel(s)}${message ? `: ${message}` : ''}` });
+    } else
+      add({ who: 'status', state: s, text: `${stateLabel(s)}${message ? `: ${message}` : ''}` });
   };
 
   const showArtifacts = () =>
     setLines((all) => {
       const rest = all.filter((l) => l.who !== 'artifact');
-      const arts = [...artifacts.current.entries()].map(
-        ([id, t]): Line => ({ key: `artifact-${id}`, who: 'artifact', text: t, state: id }),
-      );
+      const arts = [...artifacts.current.entries()].map(([id, t]): Line => ({
+        key: `artifact-${id}`,
+        who: 'artifact',
+        text: t,
+        state: id,
+      }));
       return [...rest, ...arts];
     });
 
@@ -163,7 +168,11 @@ export function ChatView({ shared }: { shared: Shared }) {
     }
     const file = fileInput.current?.files?.[0];
     if (file) {
-      parts.push({ raw: await readFile(file), filename: file.name, mediaType: file.type || 'application/octet-stream' });
+      parts.push({
+        raw: await readFile(file),
+        filename: file.name,
+        mediaType: file.type || 'application/octet-stream',
+      });
     }
     if (parts.length === 0) {
       setError('write a message, a data part or pick a file');
@@ -212,13 +221,29 @@ export function ChatView({ shared }: { shared: Shared }) {
   return h('section', { class: 'chat' }, [
     h('div', { class: 'task-line' }, [
       taskId
-        ? h('span', null, ['Task ', h('code', { 'data-task-id': taskId }, taskId), state ? ` · ${stateLabel(state)}` : ''])
+        ? h('span', null, [
+            'Task ',
+            h('code', { 'data-task-id': taskId }, taskId),
+            state ? ` · ${stateLabel(state)}` : '',
+          ])
         : h('span', { class: 'dim' }, 'New conversation'),
-      open ? h('button', { type: 'button', onClick: () => void cancel(), 'data-action': 'cancel' }, 'Cancel task') : null,
-      taskId && !running
-        ? h('button', { type: 'button', onClick: () => void run('subscribeToTask', { id: taskId }) }, 'Resubscribe')
+      open
+        ? h(
+            'button',
+            { type: 'button', onClick: () => void cancel(), 'data-action': 'cancel' },
+            'Cancel task',
+          )
         : null,
-      taskId ? h('button', { type: 'button', onClick: () => shared.openTask(taskId) }, 'Timeline') : null,
+      taskId && !running
+        ? h(
+            'button',
+            { type: 'button', onClick: () => void run('subscribeToTask', { id: taskId }) },
+            'Resubscribe',
+          )
+        : null,
+      taskId
+        ? h('button', { type: 'button', onClick: () => shared.openTask(taskId) }, 'Timeline')
+        : null,
       h('button', { type: 'button', onClick: newChat }, 'New chat'),
     ]),
     h(
@@ -234,7 +259,10 @@ export function ChatView({ shared }: { shared: Shared }) {
             ...(l.who === 'artifact' ? { 'data-artifact': l.state } : {}),
             ...(l.who === 'status' ? { 'data-state': stateLabel(l.state) } : {}),
           },
-          [h('span', { class: 'who' }, l.who === 'artifact' ? `artifact ${l.state ?? ''}` : l.who), h('span', { class: 'text' }, l.text)],
+          [
+            h('span', { class: 'who' }, l.who === 'artifact' ? `artifact ${l.state ?? ''}` : l.who),
+            h('span', { class: 'text' }, l.text),
+          ],
         ),
       ),
     ),
@@ -273,7 +301,11 @@ export function ChatView({ shared }: { shared: Shared }) {
           }),
           ' Stream',
         ]),
-        h('button', { type: 'submit', disabled: running && !open }, taskId && open ? 'Send on this task' : 'Send'),
+        h(
+          'button',
+          { type: 'submit', disabled: running && !open },
+          taskId && open ? 'Send on this task' : 'Send',
+        ),
       ]),
     ]),
   ]);

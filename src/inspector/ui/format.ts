@@ -12,7 +12,10 @@ export const INTERRUPTED = new Set(['TASK_STATE_INPUT_REQUIRED', 'TASK_STATE_AUT
 
 /** `TASK_STATE_INPUT_REQUIRED` → `input-required`. */
 export function stateLabel(state: string | undefined): string {
-  return (state ?? '').replace(/^TASK_STATE_/, '').toLowerCase().replace(/_/g, '-');
+  return (state ?? '')
+    .replace(/^TASK_STATE_/, '')
+    .toLowerCase()
+    .replace(/_/g, '-');
 }
 
 /** `12:03:04.123` */
@@ -35,7 +38,7 @@ export function partsText(parts: readonly Record<string, unknown>[] | undefined)
         ? p.text
         : p.data !== undefined
           ? JSON.stringify(p.data)
-          : `[file ${typeof p.filename === 'string' ? p.filename : (p.url ?? 'bytes') as string}]`,
+          : `[file ${typeof p.filename === 'string' ? p.filename : ((p.url ?? 'bytes') as string)}]`,
     )
     .join('');
 }

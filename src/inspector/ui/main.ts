@@ -104,7 +104,9 @@ function App() {
     else if (event.key === 'ArrowLeft') show(TABS[(at + TABS.length - 1) % TABS.length] as Tab);
     else return;
     event.preventDefault();
-    const next = TABS[(at + (event.key === 'ArrowRight' ? 1 : TABS.length - 1)) % TABS.length] as Tab;
+    const next = TABS[
+      (at + (event.key === 'ArrowRight' ? 1 : TABS.length - 1)) % TABS.length
+    ] as Tab;
     requestAnimationFrame(() => document.getElementById(`tab-${next}`)?.focus());
   };
 

@@ -19,7 +19,8 @@ function eventLine(event: Json | undefined): string {
     const u = event.artifactUpdate as { artifact: { artifactId: string; parts: Json[] } };
     return `artifact ${u.artifact.artifactId}: ${partsText(u.artifact.parts)}`;
   }
-  if ('task' in event) return `task ${stateLabel((event.task as { status: { state: string } }).status.state)}`;
+  if ('task' in event)
+    return `task ${stateLabel((event.task as { status: { state: string } }).status.state)}`;
   return 'message';
 }
 
@@ -58,7 +59,9 @@ export function PushView({ shared }: { shared: Shared }) {
         binding: shared.binding,
         ...(jwks ? { jwksUrl: jwks } : {}),
       });
-      setNote(`Registered ${hook.url} on task ${hook.taskId}${hook.jwksUrl ? `; signatures checked against ${hook.jwksUrl}` : ''}.`);
+      setNote(
+        `Registered ${hook.url} on task ${hook.taskId}${hook.jwksUrl ? `; signatures checked against ${hook.jwksUrl}` : ''}.`,
+      );
     } catch (e) {
       setError(e instanceof Error ? e.message : String(e));
       if (e instanceof ApiFailure && e.detail.needsAuth) shared.askAuth(e.message);
@@ -67,38 +70,86 @@ export function PushView({ shared }: { shared: Shared }) {
 
   const pushOff = shared.report?.card?.capabilities.pushNotifications === false;
   return h('section', { class: 'push' }, [
-    pushOff ? h('p', { class: 'warn' }, 'The card does not declare pushNotifications: registering will likely fail.') : null,
+    pushOff
+      ? h(
+          'p',
+          { class: 'warn' },
+          'The card does not declare pushNotifications: registering will likely fail.',
+        )
+      : null,
     h('form', { class: 'filters', onSubmit: (e: Event) => void register(e) }, [
       h('div', { class: 'field' }, [
         h('label', { for: 'push-task' }, 'Task id'),
-        h('input', { id: 'push-task', value: taskId, required: true, onInput: (e: Event) => setTaskId((e.target as HTMLInputElement).value) }),
+        h('input', {
+          id: 'push-task',
+          value: taskId,
+          required: true,
+          onInput: (e: Event) => setTaskId((e.target as HTMLInputElement).value),
+        }),
       ]),
       h('div', { class: 'field' }, [
-        h('label', { for: 'push-jwks' }, 'Push JWKS URL (default: the agent’s /.well-known/a2a-push-jwks.json)'),
-        h('input', { id: 'push-jwks', type: 'url', value: jwks, onInput: (e: Event) => setJwks((e.target as HTMLInputElement).value) }),
+        h(
+          'label',
+          { for: 'push-jwks' },
+          'Push JWKS URL (default: the agent’s /.well-known/a2a-push-jwks.json)',
+        ),
+        h('input', {
+          id: 'push-jwks',
+          type: 'url',
+          value: jwks,
+          onInput: (e: Event) => setJwks((e.target as HTMLInputElement).value),
+        }),
       ]),
       h('button', { type: 'submit' }, 'Register webhook'),
     ]),
     note ? h('p', { class: 'ok' }, note) : null,
     error ? h('p', { class: 'error', role: 'alert' }, error) : null,
     h('h3', null, `Webhooks (${hooks.length})`),
-    h('ul', null, hooks.map((k) => h('li', { 'data-hook': k.id }, [h('code', null, k.url), ` task ${k.taskId}`]))),
+    h(
+      'ul',
+      null,
+      hooks.map((k) =>
+        h('li', { 'data-hook': k.id }, [h('code', null, k.url), ` task ${k.taskId}`]),
+      ),
+    ),
     h('h3', null, `Deliveries (${deliveries.length})`),
     h('table', { class: 'deliveries' }, [
-      h('thead', null, h('tr', null, ['#', 'Time', 'Result', 'Signature', 'Key id', 'Replay', 'Event'].map((c) => h('th', null, c)))),
+      h(
+        'thead',
+        null,
+        h(
+          'tr',
+          null,
+          ['#', 'Time', 'Result', 'Signature', 'Key id', 'Replay', 'Event'].map((c) =>
+            h('th', null, c),
+          ),
+        ),
+      ),
       h(
         'tbody',
         null,
         deliveries.map((d) =>
-          h('tr', { key: d.seq, 'data-delivery': d.accepted ? 'accepted' : 'refused', 'data-signature': d.signature }, [
-            h('td', null, String(d.seq)),
-            h('td', null, clock(d.time)),
-            h('td', { class: d.accepted ? 'ok' : 'bad' }, d.accepted ? `✔ ${d.status}` : `✘ ${d.status}`),
-            h('td', null, d.accepted ? d.signature : `${d.signature}: ${d.message ?? ''}`),
-            h('td', null, d.kid ?? ''),
-            h('td', null, d.replay),
-            h('td', null, eventLine(d.event)),
-          ]),
+          h(
+            'tr',
+            {
+              key: d.seq,
+              'data-delivery': d.accepted ? 'accepted' : 'refused',
+              'data-signature': d.signature,
+            },
+            [
+              h('td', null, String(d.seq)),
+              h('td', null, clock(d.time)),
+              h(
+                'td',
+                { class: d.accepted ? 'ok' : 'bad' },
+                d.accepted ? `✔ ${d.status}` : `✘ ${d.status}`,
+              ),
+              h('td', null, d.accepted ? d.signature : `${d.signature}: ${d.message ?? ''}`),
+              h('td', null, d.kid ?? ''),
+              h('td', null, d.replay),
+              h('td', null, eventLine(d.event)),
+            ],
+          ),
         ),
       ),
     ]),

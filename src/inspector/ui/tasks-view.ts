@@ -72,24 +72,74 @@ export function TasksView({ shared, taskToOpen }: { shared: Shared; taskToOpen: 
         },
       },
       [
-        field('f-context', 'Context id', h('input', { id: 'f-context', value: contextId, onInput: (e: Event) => setContextId((e.target as HTMLInputElement).value) })),
+        field(
+          'f-context',
+          'Context id',
+          h('input', {
+            id: 'f-context',
+            value: contextId,
+            onInput: (e: Event) => setContextId((e.target as HTMLInputElement).value),
+          }),
+        ),
         field(
           'f-status',
           'State',
-          h('select', { id: 'f-status', value: status, onChange: (e: Event) => setStatus((e.target as HTMLSelectElement).value) }, [
-            h('option', { value: '' }, 'any'),
-            ...STATES.map((s) => h('option', { value: s }, stateLabel(s))),
-          ]),
+          h(
+            'select',
+            {
+              id: 'f-status',
+              value: status,
+              onChange: (e: Event) => setStatus((e.target as HTMLSelectElement).value),
+            },
+            [
+              h('option', { value: '' }, 'any'),
+              ...STATES.map((s) => h('option', { value: s }, stateLabel(s))),
+            ],
+          ),
         ),
-        field('f-after', 'Updated after', h('input', { id: 'f-after', type: 'datetime-local', value: after, onInput: (e: Event) => setAfter((e.target as HTMLInputElement).value) })),
-        field('f-size', 'Page size', h('input', { id: 'f-size', type: 'number', min: 1, max: 100, value: pageSize, onInput: (e: Event) => setPageSize((e.target as HTMLInputElement).value) })),
+        field(
+          'f-after',
+          'Updated after',
+          h('input', {
+            id: 'f-after',
+            type: 'datetime-local',
+            value: after,
+            onInput: (e: Event) => setAfter((e.target as HTMLInputElement).value),
+          }),
+        ),
+        field(
+          'f-size',
+          'Page size',
+          h('input', {
+            id: 'f-size',
+            type: 'number',
+            min: 1,
+            max: 100,
+            value: pageSize,
+            onInput: (e: Event) => setPageSize((e.target as HTMLInputElement).value),
+          }),
+        ),
         h('button', { type: 'submit' }, 'List tasks'),
       ],
     ),
     error ? h('p', { class: 'error', role: 'alert' }, error) : null,
-    total !== null ? h('p', { class: 'dim', 'data-total': String(total) }, `${total} task(s) in all; page ${pages.length}`) : null,
+    total !== null
+      ? h(
+          'p',
+          { class: 'dim', 'data-total': String(total) },
+          `${total} task(s) in all; page ${pages.length}`,
+        )
+      : null,
     h('table', { class: 'task-list' }, [
-      h('thead', null, h('tr', null, ['Task', 'State', 'Updated', 'Context', ''].map((c) => h('th', null, c)))),
+      h(
+        'thead',
+        null,
+        h(
+          'tr',
+          null,
+          ['Task', 'State', 'Updated', 'Context', ''].map((c) => h('th', null, c)),
+        ),
+      ),
       h(
         'tbody',
         null,
@@ -99,16 +149,43 @@ export function TasksView({ shared, taskToOpen }: { shared: Shared; taskToOpen: 
             h('td', null, stateLabel(t.status.state)),
             h('td', null, t.status.timestamp ?? ''),
             h('td', null, h('code', null, t.contextId)),
-            h('td', null, h('button', { type: 'button', onClick: () => setOpen(t.id) }, 'Timeline')),
+            h(
+              'td',
+              null,
+              h('button', { type: 'button', onClick: () => setOpen(t.id) }, 'Timeline'),
+            ),
           ]),
         ),
       ),
     ]),
     h('div', { class: 'row' }, [
       pages.length > 1
-        ? h('button', { type: 'button', onClick: () => { const p = pages.slice(0, -1); setPages(p); void load(p[p.length - 1] ?? ''); } }, '← Previous page')
+        ? h(
+            'button',
+            {
+              type: 'button',
+              onClick: () => {
+                const p = pages.slice(0, -1);
+                setPages(p);
+                void load(p[p.length - 1] ?? '');
+              },
+            },
+            '← Previous page',
+          )
         : null,
-      next ? h('button', { type: 'button', onClick: () => { setPages([...pages, next]); void load(next); } }, 'Next page →') : null,
+      next
+        ? h(
+            'button',
+            {
+              type: 'button',
+              onClick: () => {
+                setPages([...pages, next]);
+                void load(next);
+              },
+            },
+            'Next page →',
+          )
+        : null,
     ]),
     open ? h(TimelineView, { key: open, taskId: open, shared }) : null,
   ]);

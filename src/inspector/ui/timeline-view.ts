@@ -61,7 +61,11 @@ export function TimelineView({ taskId, shared }: { taskId: string; shared: Share
         await new Promise((r) => setTimeout(r, 400));
       }
     };
-    void post<{ result: Task }>('call', { operation: 'getTask', params: { id: taskId }, binding: shared.binding })
+    void post<{ result: Task }>('call', {
+      operation: 'getTask',
+      params: { id: taskId },
+      binding: shared.binding,
+    })
       .then(({ result }) => setTask(result))
       .catch((e: unknown) => setError(e instanceof Error ? e.message : String(e)));
     void poll();
@@ -73,7 +77,10 @@ export function TimelineView({ taskId, shared }: { taskId: string; shared: Share
   const follow = async () => {
     setFollowing(true);
     try {
-      await stream<TimelineEvent>({ operation: 'subscribeToTask', params: { id: taskId }, binding: shared.binding }, () => undefined);
+      await stream<TimelineEvent>(
+        { operation: 'subscribeToTask', params: { id: taskId }, binding: shared.binding },
+        () => undefined,
+      );
     } catch (e) {
       setError(e instanceof Error ? e.message : String(e));
     } finally {
@@ -90,10 +97,16 @@ export function TimelineView({ taskId, shared }: { taskId: string; shared: Share
     h('p', { class: 'dim', 'data-count': String(events.length) }, [
       `${events.length} event(s) seen by the inspector`,
       state ? ` · task ${stateLabel(state)} (GetTask)` : '',
-      events.length > 1 ? ` · ${since((last()?.time ?? 0) - (events[0]?.time ?? 0)).slice(1)} from first to last` : '',
+      events.length > 1
+        ? ` · ${since((last()?.time ?? 0) - (events[0]?.time ?? 0)).slice(1)} from first to last`
+        : '',
     ]),
     state && !TERMINAL.has(state) && !following
-      ? h('button', { type: 'button', onClick: () => void follow() }, 'Follow live (SubscribeToTask)')
+      ? h(
+          'button',
+          { type: 'button', onClick: () => void follow() },
+          'Follow live (SubscribeToTask)',
+        )
       : null,
     error ? h('p', { class: 'error', role: 'alert' }, error) : null,
     artifacts.current.size
@@ -101,7 +114,10 @@ export function TimelineView({ taskId, shared }: { taskId: string; shared: Share
           'div',
           { class: 'artifacts' },
           [...artifacts.current.entries()].map(([id, text]) =>
-            h('div', { class: 'artifact', 'data-artifact': id }, [h('strong', null, id), h('p', null, text)]),
+            h('div', { class: 'artifact', 'data-artifact': id }, [
+              h('strong', null, id),
+              h('p', null, text),
+            ]),
           ),
         )
       : null,
@@ -116,33 +132,37 @@ export function TimelineView({ taskId, shared }: { taskId: string; shared: Share
         style: { height: `${VIEW_ROWS * ROW_HEIGHT}px` },
         onScroll: (e: Event) => setScroll((e.target as HTMLDivElement).scrollTop),
       },
-      h('div', { class: 'tl-space', style: { height: `${events.length * ROW_HEIGHT}px` } }, rows.map((e) =>
-        h(
-          'div',
-          {
-            key: e.seq,
-            class: `tl-row ${e.kind}`,
-            role: 'listitem',
-            'data-seq': String(e.seq),
-            style: { top: `${(e.seq - 1) * ROW_HEIGHT}px` },
-          },
-          [
-            h('span', { class: 'seq' }, `#${e.seq}`),
-            h('span', { class: 'time' }, clock(e.time)),
-            h('span', { class: 'delta' }, since(e.sinceMs)),
-            h('span', { class: 'kind' }, e.kind),
-            h(
-              'span',
-              { class: 'what' },
-              e.kind === 'artifact'
-                ? `${e.artifactId ?? ''}${e.append ? ' +append' : ''}${e.lastChunk ? ' last' : ''}`
-                : stateLabel(e.state),
-            ),
-            h('span', { class: 'text', title: e.text }, e.text),
-            e.sseId !== undefined ? h('span', { class: 'dim sse' }, `id ${e.sseId}`) : null,
-          ],
+      h(
+        'div',
+        { class: 'tl-space', style: { height: `${events.length * ROW_HEIGHT}px` } },
+        rows.map((e) =>
+          h(
+            'div',
+            {
+              key: e.seq,
+              class: `tl-row ${e.kind}`,
+              role: 'listitem',
+              'data-seq': String(e.seq),
+              style: { top: `${(e.seq - 1) * ROW_HEIGHT}px` },
+            },
+            [
+              h('span', { class: 'seq' }, `#${e.seq}`),
+              h('span', { class: 'time' }, clock(e.time)),
+              h('span', { class: 'delta' }, since(e.sinceMs)),
+              h('span', { class: 'kind' }, e.kind),
+              h(
+                'span',
+                { class: 'what' },
+                e.kind === 'artifact'
+                  ? `${e.artifactId ?? ''}${e.append ? ' +append' : ''}${e.lastChunk ? ' last' : ''}`
+                  : stateLabel(e.state),
+              ),
+              h('span', { class: 'text', title: e.text }, e.text),
+              e.sseId !== undefined ? h('span', { class: 'dim sse' }, `id ${e.sseId}`) : null,
+            ],
+          ),
         ),
-      )),
+      ),
     ),
   ]);
 }

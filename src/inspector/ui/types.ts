@@ -17,7 +17,11 @@ export interface InterfaceRow {
 export type Signature =
   | { status: 'verified'; kid: string; alg: string; jku?: string }
   | { status: 'unsigned' }
-  | { status: 'invalid'; message: string; failures: { kid?: string; code: string; message: string }[] };
+  | {
+      status: 'invalid';
+      message: string;
+      failures: { kid?: string; code: string; message: string }[];
+    };
 
 export type Json = Record<string, unknown>;
 
@@ -34,7 +38,12 @@ export interface Card {
   description: string;
   version: string;
   provider?: { organization: string; url: string };
-  capabilities: { streaming?: boolean; pushNotifications?: boolean; extendedAgentCard?: boolean; extensions?: { uri: string; description?: string; required?: boolean }[] };
+  capabilities: {
+    streaming?: boolean;
+    pushNotifications?: boolean;
+    extendedAgentCard?: boolean;
+    extensions?: { uri: string; description?: string; required?: boolean }[];
+  };
   securitySchemes?: Record<string, Json>;
   securityRequirements?: { schemes?: Record<string, unknown> }[];
   defaultInputModes: string[];

@@ -9,7 +9,13 @@ import { clock } from './format.js';
 import type { WireEntry } from './types.js';
 
 function headers(record: Record<string, string> | undefined) {
-  return h('pre', { class: 'headers' }, Object.entries(record ?? {}).map(([k, v]) => `${k}: ${v}`).join('\n'));
+  return h(
+    'pre',
+    { class: 'headers' },
+    Object.entries(record ?? {})
+      .map(([k, v]) => `${k}: ${v}`)
+      .join('\n'),
+  );
 }
 
 /** The Wire tab. */
@@ -47,7 +53,11 @@ export function WireView() {
   return h('section', { class: 'wire' }, [
     h('div', { class: 'row' }, [
       h('p', { class: 'dim' }, `${entries.length} exchange(s); secrets are masked.`),
-      h('button', { type: 'button', onClick: () => void post('wire/clear', {}).then(() => setEntries([])) }, 'Clear'),
+      h(
+        'button',
+        { type: 'button', onClick: () => void post('wire/clear', {}).then(() => setEntries([])) },
+        'Clear',
+      ),
     ]),
     h(
       'ol',
@@ -61,23 +71,46 @@ export function WireView() {
               h('summary', null, [
                 h('span', { class: 'method' }, e.method),
                 ` ${e.url} `,
-                h('span', { class: e.status !== undefined && e.status >= 400 ? 'bad' : 'ok' }, e.error ? `✘ ${e.error}` : String(e.status ?? '…')),
-                h('span', { class: 'dim' }, ` ${clock(e.time)}${e.durationMs !== undefined ? ` · ${e.durationMs} ms` : ''}${e.frames.length ? ` · ${e.frames.length} SSE frame(s)` : ''}`),
+                h(
+                  'span',
+                  { class: e.status !== undefined && e.status >= 400 ? 'bad' : 'ok' },
+                  e.error ? `✘ ${e.error}` : String(e.status ?? '…'),
+                ),
+                h(
+                  'span',
+                  { class: 'dim' },
+                  ` ${clock(e.time)}${e.durationMs !== undefined ? ` · ${e.durationMs} ms` : ''}${e.frames.length ? ` · ${e.frames.length} SSE frame(s)` : ''}`,
+                ),
               ]),
               h('h4', null, 'Request headers'),
               headers(e.requestHeaders),
               e.requestBody ? [h('h4', null, 'Request body'), h('pre', null, e.requestBody)] : null,
               h('h4', null, 'Response headers'),
               headers(e.responseHeaders),
-              e.responseBody ? [h('h4', null, 'Response body'), h('pre', null, e.responseBody)] : null,
+              e.responseBody
+                ? [h('h4', null, 'Response body'), h('pre', null, e.responseBody)]
+                : null,
               e.frames.length
                 ? [
                     h('h4', null, 'SSE frames (as they arrived)'),
-                    h('ol', { class: 'frames' }, e.frames.map((f) => h('li', null, [h('span', { class: 'dim' }, `${clock(f.time)} `), h('code', null, f.text)]))),
+                    h(
+                      'ol',
+                      { class: 'frames' },
+                      e.frames.map((f) =>
+                        h('li', null, [
+                          h('span', { class: 'dim' }, `${clock(f.time)} `),
+                          h('code', null, f.text),
+                        ]),
+                      ),
+                    ),
                   ]
                 : null,
               h('div', { class: 'row' }, [
-                h('button', { type: 'button', onClick: () => void copy(e) }, copied === e.id ? 'Copied' : 'Copy as curl'),
+                h(
+                  'button',
+                  { type: 'button', onClick: () => void copy(e) },
+                  copied === e.id ? 'Copied' : 'Copy as curl',
+                ),
               ]),
               h('pre', { class: 'curl' }, e.curl),
             ]),
