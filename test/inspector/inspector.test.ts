@@ -327,7 +327,7 @@ describe.skipIf(NO_BROWSER !== undefined)('web inspector in chromium', { timeout
     await connect(long.url);
     await newChat();
     await send('go', true);
-    await page.locator('[data-state=completed]').last().waitFor({ timeout: 120_000 });
+    await page.locator('[data-state=completed]').last().waitFor({ timeout: 240_000 });
     await page.click('text=Timeline');
     await page.waitForFunction(
       (n) => Number(document.querySelector('[data-count]')?.getAttribute('data-count')) >= n,
@@ -342,7 +342,7 @@ describe.skipIf(NO_BROWSER !== undefined)('web inspector in chromium', { timeout
     expect(await page.locator('.artifacts [data-artifact=long]').textContent()).toContain(
       `c${LONG_EVENTS - 1}`,
     );
-  }, 240_000);
+  }, 400_000);
 
   it('is keyboard accessible and readable on a narrow window', async () => {
     await page.focus('#tab-Card');
