@@ -88,6 +88,12 @@ export const serveCommand: Command = {
       intFlag(values, 'port', 0, 65535) ?? (io.env.PORT ? Number(io.env.PORT) : undefined);
     const host = stringFlag(values, 'host');
     const mode = serveMode(values);
+    if (mode !== undefined && booleanFlag(values, 'inspector')) {
+      throw new UsageError(
+        `--inspector serves beside the demo agent, not with --${mode}`,
+        'run `a2a inspect URL` in another terminal to inspect this agent',
+      );
+    }
     if (mode !== undefined) {
       const store = stringFlag(values, 'store') || io.env.A2A_STORE || 'memory';
       return runMode(mode, ctx, { port: port ?? 8765, host, store });
