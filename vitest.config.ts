@@ -37,6 +37,7 @@ export default defineConfig({
       'test/deploy/**/*.test.ts',
       'test/fuzz/**/*.test.ts',
       'test/e2e/**/*.test.ts',
+      'test/inspector/**/*.test.ts',
       'test/interop/**/*.test.ts',
       'test/docs/**/*.test.ts',
       'examples/**/*.test.ts',

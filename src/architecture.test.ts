@@ -135,6 +135,19 @@ describe('architecture', () => {
     ).toEqual([]);
   });
 
+  it('inspector/ points down (client, push, security, http, transport, core); its ui/ only at preact', () => {
+    const down = (spec: string, file: string) => {
+      if (file.startsWith('inspector/ui/')) {
+        return /^preact(\/hooks)?$/.test(spec) || (spec.startsWith('./') && !spec.includes('..'));
+      }
+      if (spec.startsWith('node:')) return spec === 'node:fs/promises'; // reading its built page
+      if (!spec.startsWith('.')) return spec === 'jose';
+      const target = relative('.', join(file, '..', spec));
+      return /^(client|push|security|http|transport|core|inspector)\//.test(target);
+    };
+    expect(violations('inspector', down)).toEqual([]);
+  });
+
   it('heavy drivers are imported only behind their own subpath', () => {
     const owners: Record<string, string> = {
       pg: 'stores/postgres',

@@ -10,7 +10,7 @@ import { realpathSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { newId } from '../core/ids.js';
-import { GrpcListenError, serve, type ServeResult } from '../node/index.js';
+import { GrpcListenError, serve, type ServeOptions, type ServeResult } from '../node/index.js';
 import { PUSH_JWKS_PATH } from '../push/jwks.js';
 import { PushSigner } from '../push/signing.js';
 import { generateSigningKey, staticSecrets } from '../security/index.js';
@@ -42,6 +42,8 @@ export interface DemoOptions extends DemoGrpcOptions {
   storeSettings?: StoreSettings;
   /** The agent's timing and the token `auth` hands out (default: a new token per start). */
   agent?: DemoAgentOptions;
+  /** Mount the web inspector at `/inspector` (see ServeOptions.inspector; docs/inspector.md). */
+  inspector?: ServeOptions['inspector'];
 }
 
 /** A running demo agent: where its tasks live, and the bearer token of its extended card. */
@@ -83,6 +85,7 @@ export async function startDemo(options: DemoOptions = {}): Promise<DemoServer> 
         ...(options.logger === null ? { logger: null } : {}),
       },
       signCard: { key: await generateSigningKey('ES256'), jku: true },
+      ...(options.inspector !== undefined ? { inspector: options.inspector } : {}),
       ...logger,
     });
   } catch (error) {

@@ -1,6 +1,7 @@
 /** `a2a-kit/node`: serve an agent over node:http (the only node:http importer besides push/). */
 export { serve } from './serve.js';
-export type { ServeOptions, ServeResult } from './serve.js';
+export { INSPECTOR_PATH } from './serve.js';
+export type { ServeInspectorOptions, ServeOptions, ServeResult } from './serve.js';
 export { GrpcListenError } from './grpc.js';
 export type { GrpcListenOptions } from './grpc.js';
 export { toNodeListener } from './listener.js';

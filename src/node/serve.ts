@@ -5,6 +5,10 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { DEFAULT_MAX_BODY_BYTES } from '../http/handler.js';
+import type { HttpHandler } from '../http/types.js';
+import type * as InspectorModuleNs from '../inspector/handler.js';
+
+type InspectorModule = typeof InspectorModuleNs;
 import { cardInterfaces, type A2AHandlerOptions } from '../bindings/a2a-handler.js';
 import type { Agent } from '../server/agent.js';
 import { A2AServer, type A2AServerOptions } from '../server/a2a-server.js';
@@ -61,6 +65,20 @@ export interface ServeOptions
    * and per client address, how much of a refused body is drained, gRPC streams per connection.
    */
   connections?: ConnectionLimits | undefined;
+  /**
+   * Mount the web inspector (docs/inspector.md) at `/inspector`, opened on this agent. For
+   * development: refused unless `host` is a loopback address, or `{ allowRemote: true }` forces
+   * it (anyone who reaches the port can then use the inspector's credentials). Off by default.
+   */
+  inspector?: boolean | ServeInspectorOptions | undefined;
+}
+
+/** Options of `serve({ inspector })`. */
+export interface ServeInspectorOptions {
+  /** Serve it on a non-loopback host too (forced; see {@link ServeOptions.inspector}). */
+  allowRemote?: boolean | undefined;
+  /** Where the built page files are (default: the package's own). */
+  assetsDir?: string | URL | undefined;
 }
 
 /** A running server. */
@@ -82,6 +100,7 @@ export async function serve(
 ): Promise<ServeResult> {
   // Loaded before anything starts, so a missing optional peer leaves nothing to clean up.
   const grpcModule = options.grpc ? await loadGrpc() : undefined;
+  const inspectorModule = await loadInspector(options.inspector, options.host ?? '127.0.0.1');
   const owned = !(target instanceof A2AServer);
   if (!owned && options.push !== undefined) {
     throw new TypeError('serve(server, { push }): give push to the A2AServer you pass instead');
@@ -154,7 +173,9 @@ export async function serve(
     access,
     routes,
   });
-  const handler = served.handler;
+  const handler = inspectorModule
+    ? withInspector(served.handler, inspectorModule, url, options.inspector)
+    : served.handler;
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   const listener = toNodeListener(handler, {
     maxBodyBytes,
@@ -216,6 +237,49 @@ function serverOptions(agent: Agent, options: ServeOptions, push: ServedPush): A
   if (options.interrupted !== undefined) result.interrupted = options.interrupted;
   return result;
 }
+
+const LOOPBACK = /^(127\.\d+\.\d+\.\d+|localhost|::1|\[::1\])$/;
+
+/** Loads the inspector when asked for, refusing a non-loopback host unless forced. */
+async function loadInspector(
+  option: ServeOptions['inspector'],
+  host: string,
+): Promise<InspectorModule | undefined> {
+  if (!option) return undefined;
+  const forced = typeof option === 'object' && option.allowRemote === true;
+  if (!LOOPBACK.test(host) && !forced) {
+    throw new TypeError(
+      `serve({ inspector }) is for development and refused on host "${host}": bind 127.0.0.1, ` +
+        'or pass inspector: { allowRemote: true } to force it (its credentials are then open to the network)',
+    );
+  }
+  return import('../inspector/handler.js');
+}
+
+/** Answers `/inspector…` with the inspector, everything else with the agent's handler. */
+function withInspector(
+  agent: HttpHandler,
+  module: InspectorModule,
+  url: string,
+  option: ServeOptions['inspector'],
+): HttpHandler {
+  const settings = typeof option === 'object' ? option : {};
+  const inspector = module.createInspector({
+    mount: INSPECTOR_PATH,
+    target: url,
+    allowRemoteHosts: settings.allowRemote === true,
+    ...(settings.assetsDir !== undefined ? { assetsDir: settings.assetsDir } : {}),
+  });
+  return (request) => {
+    const path = request.url.split('?')[0] ?? '';
+    return path === INSPECTOR_PATH || path.startsWith(`${INSPECTOR_PATH}/`)
+      ? inspector.handle(request)
+      : agent(request);
+  };
+}
+
+/** Where `serve({ inspector: true })` mounts the inspector. */
+export const INSPECTOR_PATH = '/inspector';
 
 /** IPv6 literals need brackets in URLs; a wildcard bind is reached through loopback. */
 function hostForUrl(address: string): string {

@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PUSH_RECEIVE_PORT } from '../../src/cli/commands/push-receive.js';
+import { INSPECT_PORT } from '../../src/cli/commands/inspect.js';
 import { DEFAULT_PORT } from '../../src/demo/main.js';
 import { defaultGrpcPort } from '../../src/demo/grpc.js';
 import { buildForProcesses } from '../integration/processes.js';
@@ -96,15 +97,21 @@ describe('a taken port', () => {
 });
 
 describe('default ports', () => {
-  it('the demo (HTTP, gRPC), examples/hello and a2a push receive use distinct ports', async () => {
+  it('the demo (HTTP, gRPC), examples/hello, a2a push receive and a2a inspect use distinct ports', async () => {
     const { readFile } = await import('node:fs/promises');
     const hello = await readFile(
       new URL('../../examples/hello/server.ts', import.meta.url),
       'utf8',
     );
     const helloPort = Number(/port: (\d+)/.exec(hello)?.[1]);
-    const ports = [DEFAULT_PORT, defaultGrpcPort(DEFAULT_PORT), helloPort, PUSH_RECEIVE_PORT];
-    expect(ports).toEqual([8765, 8766, 8770, 8780]);
+    const ports = [
+      DEFAULT_PORT,
+      defaultGrpcPort(DEFAULT_PORT),
+      helloPort,
+      PUSH_RECEIVE_PORT,
+      INSPECT_PORT,
+    ];
+    expect(ports).toEqual([8765, 8766, 8770, 8780, 8790]);
     expect(new Set(ports).size).toBe(ports.length);
   });
 });

@@ -102,6 +102,17 @@ describe('npm pack', () => {
     }
     expect(listing.some((f) => f.endsWith('.test.js') || f.endsWith('.test.ts'))).toBe(false);
   }, 300_000);
+
+  it("ships the web inspector's bundled page (docs/inspector.md), and no uncompiled UI module", () => {
+    const listing = run('tar', ['-tzf', tarball], scratch).split('\n');
+    for (const file of ['index.html', 'app.js', 'app.css']) {
+      expect(listing).toContain(`package/dist/src/inspector/assets/${file}`);
+    }
+    expect(listing.some((f) => f.startsWith('package/dist/src/inspector/ui/'))).toBe(false);
+    const html = run('tar', ['-xzOf', tarball, 'package/dist/src/inspector/assets/index.html'], scratch);
+    expect(html).not.toMatch(/<script(?![^>]*\ssrc=)[^>]*>/); // no inline script (strict CSP)
+    expect(html).not.toMatch(/https?:\/\//); // nothing from a CDN
+  }, 60_000);
 });
 
 describe('emitted declarations', () => {

@@ -3,7 +3,7 @@ import { candidateInterfaces } from '../../client/select.js';
 import { cardUrl } from '../../client/card-resolver.js';
 import { DEFAULT_BINDINGS } from '../../client/default-transports.js';
 import type { AgentInterface } from '../../core/schemas/index.js';
-import { cardEndpointWarnings, cardWarnings } from '../card-warnings.js';
+import { cardEndpointWarnings, cardWarnings } from '../../client/card-warnings.js';
 import { EXAMPLE_URL, type Command } from '../command.js';
 import { agentUrl, fetchCard } from '../connect.js';
 import { describeError } from '../describe-error.js';

@@ -8,6 +8,7 @@ import { cardVerifyCommand } from './card-verify.js';
 import { demoCommand } from './demo.js';
 import { discoverCommand } from './discover.js';
 import { getCommand } from './get.js';
+import { inspectCommand } from './inspect.js';
 import { listCommand } from './list.js';
 import { mcpServeCommand } from './mcp-serve.js';
 import { pushReceiveCommand } from './push-receive.js';
@@ -24,6 +25,7 @@ export const COMMANDS: readonly Command[] = [
   cancelCommand,
   subscribeCommand,
   serveCommand,
+  inspectCommand,
   demoCommand,
   cardValidateCommand,
   cardSignCommand,

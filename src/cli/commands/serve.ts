@@ -2,7 +2,7 @@
 import type * as DemoMain from '../../demo/main.js';
 import { DEFAULT_STORE_PATH, storeSettingsFromEnv } from '../../node/open-store.js';
 import { EXAMPLE_URL, type Command } from '../command.js';
-import { CliError, EXIT } from '../exit-codes.js';
+import { CliError, EXIT, UsageError } from '../exit-codes.js';
 import { booleanFlag, intFlag, stringFlag } from '../options.js';
 import { runMode, serveMode } from '../serve/modes.js';
 import { noExtraArgs } from '../task-helpers.js';
@@ -26,7 +26,7 @@ export const serveCommand: Command = {
   summary:
     'run the demo agent, any command (--exec), an MCP server (--mcp), an echo agent or a gateway (--proxy)',
   usage: [
-    'serve [--port N] [--host H] [--grpc-port N | --no-grpc] [--store S]',
+    'serve [--port N] [--host H] [--grpc-port N | --no-grpc] [--store S] [--inspector]',
     "serve --exec 'CMD' [--chunk DELIM] [--card FILE | --name N --description D] [--port N]",
     'serve --echo [--name N] [--port N]',
     'serve --proxy URL [--token T | --auth CREDS] [--quiet] [--port N]',
@@ -47,6 +47,8 @@ export const serveCommand: Command = {
     'grpc-port': { type: 'string' },
     'no-grpc': { type: 'boolean' },
     store: { type: 'string' },
+    inspector: { type: 'boolean' },
+    'force-inspector': { type: 'boolean' },
   },
   flagHelp: [
     ['--exec CMD', 'run CMD (sh -c) per message: the message text on stdin, stdout streamed back'],
@@ -67,6 +69,8 @@ export const serveCommand: Command = {
     ['--host H', 'interface to bind (default 127.0.0.1; 0.0.0.0 for every interface)'],
     ['--grpc-port N', 'gRPC port (default: the HTTP port + 1; 0 when the HTTP port is 0)'],
     ['--no-grpc', 'serve JSON-RPC and HTTP+JSON only'],
+    ['--inspector', 'also serve the web inspector at /inspector (loopback hosts only)'],
+    ['--force-inspector', 'with --inspector: allow it on a non-loopback --host (development only)'],
     [
       '--store S',
       `where tasks live: a SQLite file (default $A2A_STORE or ${DEFAULT_STORE_PATH}), memory, or postgres://…`,
@@ -96,6 +100,12 @@ export const serveCommand: Command = {
       intFlag(values, 'port', 0, 65535) ?? (io.env.PORT ? Number(io.env.PORT) : undefined);
     const host = stringFlag(values, 'host');
     const mode = serveMode(values);
+    if (mode !== undefined && booleanFlag(values, 'inspector')) {
+      throw new UsageError(
+        `--inspector serves beside the demo agent, not with --${mode}`,
+        'run `a2a inspect URL` in another terminal to inspect this agent',
+      );
+    }
     if (mode !== undefined) {
       const store = stringFlag(values, 'store') || io.env.A2A_STORE || 'memory';
       return runMode(mode, ctx, { port: port ?? 8765, host, store });
@@ -103,6 +113,17 @@ export const serveCommand: Command = {
     const grpcPort = intFlag(values, 'grpc-port', 0, 65535);
     const noGrpc = booleanFlag(values, 'no-grpc');
     const store = stringFlag(values, 'store') || io.env.A2A_STORE || DEFAULT_STORE_PATH;
+    const inspector = booleanFlag(values, 'inspector')
+      ? booleanFlag(values, 'force-inspector')
+        ? { allowRemote: true }
+        : true
+      : undefined;
+    if (inspector === true && host !== undefined && !isLoopbackHost(host)) {
+      throw new UsageError(
+        `--inspector is for development and refused on --host ${host}`,
+        'bind 127.0.0.1, or add --force-inspector (its credentials are then open to the network)',
+      );
+    }
     const demo = await loadDemoAgent();
     let running: Awaited<ReturnType<typeof DemoMain.startDemo>>;
     try {
@@ -115,6 +136,7 @@ export const serveCommand: Command = {
         store,
         storeSettings: storeSettingsFromEnv(io.env),
         logger: null,
+        ...(inspector !== undefined ? { inspector } : {}),
       });
     } catch (error) {
       const inUse = demo.portInUse(error, port ?? demo.DEFAULT_PORT);
@@ -124,7 +146,8 @@ export const serveCommand: Command = {
     const { url, grpcUrl, storage } = running;
     if (out.json) {
       const grpc = grpcUrl !== undefined ? { grpc: grpcUrl } : {};
-      out.jsonLine({ url, card: `${url}/.well-known/agent-card.json`, ...grpc, storage });
+      const page = inspector !== undefined ? { inspector: `${url}/inspector/` } : {};
+      out.jsonLine({ url, card: `${url}/.well-known/agent-card.json`, ...grpc, ...page, storage });
     } else {
       const { bold, dim } = out.style;
       out.line(`${bold('a2a-kit demo agent')} is listening on ${bold(url)}`);
@@ -137,6 +160,7 @@ export const serveCommand: Command = {
           dim('  gRPC        off: npm install @grpc/grpc-js @grpc/proto-loader to serve it'),
         );
       }
+      if (inspector !== undefined) out.line(`  Inspector   ${url}/inspector/`);
       out.line(`  Tasks       ${storage}`);
       out.line(
         `  Push        signed; webhooks on loopback allowed for this demo only (docs/push.md)`,
@@ -156,3 +180,8 @@ export const serveCommand: Command = {
     return EXIT.OK;
   },
 };
+
+/** True for 127.x.x.x, ::1 and localhost. */
+export function isLoopbackHost(host: string): boolean {
+  return /^(127\.\d+\.\d+\.\d+|localhost|::1|\[::1\])$/.test(host);
+}

@@ -4,7 +4,7 @@
  */
 import { BINDINGS, PROTOCOL_VERSION, majorMinor } from '../core/interfaces.js';
 import type { AgentCard } from '../core/schemas/index.js';
-import { parseCacheControl } from '../client/card-cache.js';
+import { parseCacheControl } from './card-cache.js';
 
 /** Warnings about the card's content. */
 export function cardWarnings(card: AgentCard): string[] {

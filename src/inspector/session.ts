@@ -1,0 +1,249 @@
+/**
+ * One inspector's state, in its server process: the agent being inspected (its card report),
+ * the credentials, one A2AClient per binding (built on the card, calls recorded by the wire log),
+ * the timeline of every task event seen, and the push webhooks. The browser holds none of it.
+ */
+import { A2AClient } from '../client/client.js';
+import type { Interceptor } from '../client/interceptors.js';
+import { isA2AError } from '../core/errors.js';
+import type { AgentCard, StreamResponse } from '../core/schemas/index.js';
+import { PUSH_JWKS_PATH } from '../push/jwks.js';
+import { isTransportError } from '../transport/errors.js';
+import type { EventStream } from '../transport/transport.js';
+import { authNeeds, CredentialStore, type AuthNeed } from './auth.js';
+import { cardReport, type CardReport } from './card-report.js';
+import { PushHooks } from './push-hooks.js';
+import { Timelines, type TimelineEvent } from './timeline.js';
+import { WireLog, type WireEntry } from './wire-log.js';
+
+/** Unary operations the browser may ask for (client method names). */
+export const UNARY = [
+  'sendMessage',
+  'getTask',
+  'listTasks',
+  'cancelTask',
+  'createTaskPushNotificationConfig',
+  'getTaskPushNotificationConfig',
+  'listTaskPushNotificationConfigs',
+  'deleteTaskPushNotificationConfig',
+] as const;
+/** Streaming operations the browser may ask for. */
+export const STREAMING = ['sendStreamingMessage', 'subscribeToTask'] as const;
+
+/** An error as the browser sees it; `needsAuth` when the agent asked for credentials. */
+export interface CallError {
+  readonly kind: 'a2a' | 'transport' | 'local';
+  readonly code?: string | undefined;
+  readonly status?: number | undefined;
+  readonly message: string;
+  readonly needsAuth: boolean;
+}
+
+/** Options of {@link InspectorSession}. */
+export interface SessionOptions {
+  /** The fetch the client and card reads go through (default global fetch). */
+  readonly fetch?: typeof fetch | undefined;
+}
+
+/** The state of one inspector. */
+export class InspectorSession {
+  readonly wire = new WireLog();
+  readonly credentials: CredentialStore;
+  readonly hooks = new PushHooks();
+  readonly timelines = new Timelines();
+  report: CardReport | undefined;
+  agentUrl: string | undefined;
+  private clients = new Map<string, A2AClient>();
+  private readonly recorded: typeof fetch;
+
+  constructor(options: SessionOptions = {}) {
+    this.recorded = this.wire.fetch(options.fetch);
+    this.credentials = new CredentialStore(this.recorded);
+  }
+
+  /** Reads the card of `url` and makes it the agent inspected. */
+  async connect(url: string): Promise<CardReport> {
+    const report = await cardReport(url, this.recorded);
+    this.agentUrl = url;
+    this.report = report;
+    this.resetClients();
+    if (report.card) {
+      const { headers, query } = this.credentials.secretNames(report.card);
+      this.wire.secretHeaders = new Set(headers);
+      this.wire.secretQuery = new Set(query);
+    }
+    return report;
+  }
+
+  /** What the card's security schemes need, and what is set. */
+  needs(): AuthNeed[] {
+    return this.report?.card ? authNeeds(this.report.card, this.credentials) : [];
+  }
+
+  setCredentials(scheme: string, fields: Record<string, unknown>): AuthNeed[] {
+    this.credentials.set(scheme, fields);
+    this.resetClients();
+    return this.needs();
+  }
+
+  /** The client speaking `binding` (default the card's first usable interface). */
+  async client(binding?: string): Promise<A2AClient> {
+    const card = this.card();
+    const key = binding ?? '';
+    const existing = this.clients.get(key);
+    if (existing) return existing;
+    const client = await A2AClient.connect(card, {
+      fetch: this.recorded,
+      ...(binding ? { preferredBinding: binding } : {}),
+      interceptors: [...this.credentials.interceptors(card), this.grpcRecorder()],
+      retries: { maxAttempts: 1 },
+      resume: false,
+    });
+    this.clients.set(key, client);
+    return client;
+  }
+
+  /** Runs one unary operation. */
+  async call(
+    operation: (typeof UNARY)[number],
+    params: unknown,
+    binding?: string,
+  ): Promise<unknown> {
+    const client = await this.client(binding);
+    const method = client[operation].bind(client) as (request: unknown) => Promise<unknown>;
+    const result = await method(params ?? {});
+    this.noteResult(result);
+    return result;
+  }
+
+  /** GetExtendedAgentCard (spec §3.1.11) with the credentials held. */
+  async extendedCard(binding?: string): Promise<AgentCard> {
+    const client = await this.client(binding);
+    return client.getExtendedAgentCard();
+  }
+
+  /** Opens a stream; each event is put on its task's timeline before it is yielded. */
+  async *stream(
+    operation: (typeof STREAMING)[number],
+    params: unknown,
+    binding: string | undefined,
+    signal: AbortSignal | undefined,
+  ): AsyncIterable<TimelineEvent> {
+    const client = await this.client(binding);
+    const method = client[operation].bind(client) as (
+      request: unknown,
+      options?: { signal?: AbortSignal },
+    ) => EventStream;
+    const stream = method(params ?? {}, signal ? { signal } : {});
+    for await (const event of stream) {
+      yield this.timelines.add(event, stream.lastEventId);
+    }
+  }
+
+  /** Registers the built-in webhook on `taskId` (spec §3.1.7) and returns the hook and config. */
+  async registerPush(
+    taskId: string,
+    origin: string,
+    hookPath: string,
+    jwksUrl?: string,
+    binding?: string,
+  ) {
+    const card = this.card();
+    const jwks = jwksUrl ?? defaultJwks(card, this.agentUrl);
+    const hook = this.hooks.add(taskId, origin, hookPath, jwks);
+    const client = await this.client(binding);
+    const config = await client.createTaskPushNotificationConfig({
+      taskId,
+      url: hook.url,
+      token: hook.token,
+    });
+    return { hook: { ...hook, token: '•••' }, config: { ...config, token: '•••' } };
+  }
+
+  /** Wire entries after `after`. */
+  wireSince(after: number): WireEntry[] {
+    return this.wire.since(after);
+  }
+
+  private card(): AgentCard {
+    const card = this.report?.card;
+    if (!card) throw new Error('connect to an agent with a valid card first');
+    return card;
+  }
+
+  private resetClients(): void {
+    for (const client of this.clients.values()) client.close();
+    this.clients = new Map();
+  }
+
+  /** Tasks in results join the timelines (their state, so the timeline knows it). */
+  private noteResult(result: unknown): void {
+    if (typeof result !== 'object' || result === null) return;
+    if ('task' in result && typeof result.task === 'object' && result.task !== null) {
+      this.timelines.add({ task: result.task } as StreamResponse, undefined);
+    }
+  }
+
+  /** gRPC calls do not go through fetch: record them per operation. */
+  private grpcRecorder(): Interceptor {
+    const open = new WeakMap<object, WireEntry>();
+    return {
+      before: (call) => {
+        if (call.binding !== 'GRPC') return;
+        open.set(call, this.wire.recordCall(call.binding, call.url, call.operation, call.request));
+      },
+      after: (outcome) => {
+        const entry = open.get(outcome.call);
+        if (!entry) return;
+        const text = JSON.stringify(
+          'error' in outcome ? describeError(outcome.error) : outcome.result,
+        );
+        if ('error' in outcome) entry.error = describeError(outcome.error).message;
+        else if (entry.frames.length > 0 || isEvent(outcome.result)) {
+          entry.frames.push({ time: Date.now(), text });
+        } else entry.responseBody = text;
+        entry.status ??= 'error' in outcome ? undefined : 0;
+      },
+    };
+  }
+}
+
+function isEvent(value: unknown): boolean {
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    ('statusUpdate' in value || 'artifactUpdate' in value)
+  );
+}
+
+/** The push JWKS the agent publishes (spec §13.2; a2a-kit serves it at PUSH_JWKS_PATH). */
+function defaultJwks(card: AgentCard, agentUrl: string | undefined): string | undefined {
+  const base = card.supportedInterfaces[0]?.url ?? agentUrl;
+  return base ? new URL(PUSH_JWKS_PATH, base).href : undefined;
+}
+
+/** Any error as the browser sees it. */
+export function describeError(error: unknown): CallError {
+  if (isA2AError(error)) {
+    return {
+      kind: 'a2a',
+      code: error.code,
+      message: error.message,
+      needsAuth: error.code === 'UNAUTHENTICATED',
+    };
+  }
+  if (isTransportError(error)) {
+    return {
+      kind: 'transport',
+      code: error.code,
+      status: error.status,
+      message: error.message,
+      needsAuth: error.status === 401,
+    };
+  }
+  return {
+    kind: 'local',
+    message: error instanceof Error ? error.message : String(error),
+    needsAuth: false,
+  };
+}

@@ -1,0 +1,361 @@
+/**
+ * The web inspector in a real browser (Debian's chromium through playwright-core) against the
+ * demo agent mounted with `startDemo({ inspector })`: the card (spec §5.5, signature §8.4.3),
+ * streaming `story 5` (§3.1.2, chunks in order §4.1.7), `book`'s input-required turn (§4.1.3),
+ * cancelling `slow` (§3.1.5), resubscribing after a reload (§3.1.6), ListTasks with filters and
+ * pages (§3.1.4), the timeline, the wire view, push with the built-in webhook (§3.1.7, §13.2), a
+ * tampered card shown as invalid, a 401 agent asking for its token (§7), gRPC through the
+ * inspector's server (§10), and a 10,000-event timeline. With A2A_INSPECTOR_SCREENSHOTS=1 each
+ * view is saved under docs/inspector/ (not on ordinary runs).
+ */
+import { mkdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import type { BrowserContext, Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { storyChunks } from '../../src/demo/behaviours.js';
+import { demoCard } from '../../src/demo/card.js';
+import { startDemo, type DemoServer } from '../../src/demo/main.js';
+import type { ServeResult } from '../../src/node/index.js';
+import {
+  buildAssets,
+  launchBrowser,
+  LOCKED_TOKEN,
+  lockedAgent,
+  longAgent,
+  NO_BROWSER,
+  tamperedCardServer,
+} from './browser.js';
+
+if (NO_BROWSER) console.warn(`\n*** SKIPPING the inspector's browser tests: ${NO_BROWSER} ***\n`);
+
+const SHOTS = process.env.A2A_INSPECTOR_SCREENSHOTS === '1';
+const LONG_EVENTS = 10_000;
+const WAIT = { timeout: 30_000 };
+
+describe.skipIf(NO_BROWSER !== undefined)('web inspector in chromium', { timeout: 90_000 }, () => {
+  let demo: DemoServer;
+  let browser: BrowserContext;
+  let page: Page;
+  let tampered: { url: string; close(): Promise<void> };
+  let locked: ServeResult;
+  let long: ServeResult;
+  let gzipBytes = 0;
+  const cspViolations: string[] = [];
+
+  beforeAll(async () => {
+    const assets = await buildAssets();
+    gzipBytes = assets.gzipBytes;
+    demo = await startDemo({
+      port: 0,
+      grpcPort: 0,
+      logger: null,
+      agent: { chunkDelayMs: 40, tickMs: 300 },
+      inspector: { assetsDir: assets.outDir },
+    });
+    tampered = await tamperedCardServer();
+    locked = await lockedAgent();
+    long = await longAgent(LONG_EVENTS);
+    browser = await launchBrowser();
+    page = await browser.newPage();
+    page.on('console', (m) => {
+      if (/content security policy/i.test(m.text())) cspViolations.push(m.text());
+    });
+    if (SHOTS) mkdirSync('docs/inspector', { recursive: true });
+  }, 120_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await Promise.all([demo?.close(), tampered?.close(), locked?.close(), long?.close()]);
+  });
+
+  afterEach(async (context) => {
+    // A failed step leaves a picture of the page behind, for whoever reads the failure.
+    if (context.task.result?.state === 'fail') {
+      await page?.screenshot({
+        path: `${tmpdir()}/inspector-failed-${context.task.name.slice(0, 30).replace(/\W+/g, '-')}.png`,
+        fullPage: true,
+      });
+    }
+  });
+
+  const shot = async (name: string) => {
+    if (SHOTS) await page.screenshot({ path: `docs/inspector/${name}.png`, fullPage: true });
+  };
+  const tab = (name: string) => page.click(`#tab-${name}`);
+  const connect = async (url: string) => {
+    await page.fill('#agent-url', url);
+    await page.click('form.connect button[type=submit]');
+    await page.locator(`[data-signature]`).first().waitFor(WAIT);
+  };
+  const send = async (text: string, stream: boolean) => {
+    await tab('Chat');
+    await page.setChecked('#streaming', stream);
+    await page.fill('#msg-text', text);
+    await page.click('form.composer button[type=submit]');
+  };
+  const newChat = async () => {
+    await tab('Chat');
+    await page.click('text=New chat');
+  };
+  const taskId = async () =>
+    (await page.locator('[data-task-id]').getAttribute('data-task-id')) ?? '';
+
+  it('serves the page under a strict CSP with no inline script, and opens the demo card (spec §5.5)', async () => {
+    const response = await page.goto(`${demo.url}/inspector/`);
+    const csp = response?.headers()['content-security-policy'] ?? '';
+    expect(csp).toContain("script-src 'self'");
+    expect(csp).toContain("default-src 'none'");
+    expect(csp).not.toContain('unsafe-inline');
+    expect(await page.locator('script:not([src])').count()).toBe(0);
+    expect(await page.locator('link[href^="http"], script[src^="http"]').count()).toBe(0);
+    await page.locator('[data-signature]').waitFor(WAIT);
+    expect(await page.locator('[data-valid=true]').count()).toBe(1);
+    expect(await page.locator('[data-skill]').count()).toBe(demoCard.skills.length);
+    expect(await page.locator('table.interfaces tbody tr').count()).toBe(3); // JSON-RPC, HTTP+JSON, gRPC
+    expect(await page.locator('table.interfaces tbody tr').first().textContent()).toContain(
+      'JSONRPC',
+    );
+    await page.click('details summary:has-text("Raw JSON")');
+    expect(await page.locator('[data-raw]').textContent()).toContain('"supportedInterfaces"');
+    expect(gzipBytes).toBeLessThan(50_000); // the whole bundle, Preact included
+  });
+
+  it('shows the signature as verified with its key id (spec §8.4.3)', async () => {
+    const text = (await page.locator('[data-signature=verified]').textContent()) ?? '';
+    expect(text).toMatch(/Signature verified with key id "[\w-]+" \(ES256\)/);
+    await shot('card');
+  });
+
+  it('streams story 5: every chunk arrives, in order, appended in place (spec §4.1.7)', async () => {
+    await send('story 5', true);
+    await page.locator('[data-state=completed]').waitFor(WAIT);
+    const artifact = page.locator('li[data-who=artifact]');
+    expect(await artifact.count()).toBe(1); // one artifact line, grown in place
+    expect(await artifact.locator('.text').textContent()).toBe(storyChunks(5).join(''));
+    await shot('chat-stream');
+    await page.click('text=Timeline');
+    const rows = page.locator('.tl-row.artifact');
+    await rows.nth(4).waitFor(WAIT);
+    const texts = await rows.locator('.text').allTextContents();
+    expect(texts).toEqual(storyChunks(5));
+    const seqs = await rows.evaluateAll((els) =>
+      els.map((e) => Number(e.getAttribute('data-seq'))),
+    );
+    expect(seqs).toEqual([...seqs].sort((a, b) => a - b));
+    expect(await page.locator('.tl-row .delta').first().textContent()).toMatch(/^\+\d/);
+    await shot('timeline');
+  });
+
+  it("answers book's question on the same task: input-required shown as a prompt (spec §4.1.3)", async () => {
+    await newChat();
+    await send('book', true);
+    const prompt = page.locator('li.prompt[data-state=input-required]');
+    await prompt.waitFor(WAIT);
+    expect(await prompt.textContent()).toContain('Input required: Which date?');
+    const first = await taskId();
+    await shot('chat-input-required');
+    await send('2026-12-24', true);
+    await page.locator('[data-state=completed]').waitFor(WAIT);
+    expect(await taskId()).toBe(first);
+    expect(await page.locator('li[data-who=artifact]').first().textContent()).toContain(
+      '2026-12-24',
+    );
+  });
+
+  it('cancels slow while it runs (spec §3.1.5)', async () => {
+    await newChat();
+    await send('slow 30', true);
+    await page.locator('[data-state=working]').first().waitFor(WAIT);
+    await page.click('[data-action=cancel]');
+    await page.locator('[data-state=canceled]').first().waitFor(WAIT);
+    expect(await page.locator('[data-action=cancel]').count()).toBe(0);
+  });
+
+  it('resubscribes to a running task after a reload (spec §3.1.6)', async () => {
+    await newChat();
+    await send('slow 30', true);
+    await page.locator('[data-state=working]').nth(1).waitFor(WAIT);
+    const id = await taskId();
+    await page.reload();
+    await page.locator('[data-task-id]').waitFor(WAIT);
+    expect(await taskId()).toBe(id); // kept in the page URL, not in browser storage
+    await page.click('text=Resubscribe');
+    await page.locator('[data-state=working]').nth(1).waitFor(WAIT);
+    await page.click('[data-action=cancel]');
+    await page.locator('[data-state=canceled]').first().waitFor(WAIT);
+  });
+
+  it('lists tasks with a state filter and pages (spec §3.1.4), then opens a timeline', async () => {
+    await tab('Tasks');
+    await page.fill('#f-size', '2');
+    await page.click('form.filters button[type=submit]');
+    await page.locator('[data-total]').waitFor(WAIT);
+    expect(
+      Number(await page.locator('[data-total]').getAttribute('data-total')),
+    ).toBeGreaterThanOrEqual(4);
+    const firstPage = await page
+      .locator('tr[data-task]')
+      .evaluateAll((r) => r.map((e) => e.getAttribute('data-task')));
+    expect(firstPage).toHaveLength(2);
+    await page.click('text=Next page →');
+    await page.waitForFunction((ids) => {
+      const now = Array.from(document.querySelectorAll('tr[data-task]')).map((e) =>
+        e.getAttribute('data-task'),
+      );
+      return now.length > 0 && !now.some((id) => ids.includes(id));
+    }, firstPage);
+    await page.selectOption('#f-status', 'CANCELED');
+    await page.click('form.filters button[type=submit]');
+    await page.waitForFunction(() => {
+      const states = Array.from(document.querySelectorAll('tr[data-task] td:nth-child(2)')).map(
+        (e) => e.textContent,
+      );
+      return states.length > 0 && states.every((s) => s === 'canceled');
+    });
+    await shot('tasks');
+    await page.locator('tr[data-task] button').first().click();
+    await page.locator('.tl-row').first().waitFor(WAIT);
+    expect(await page.locator('.timeline').textContent()).toContain('canceled');
+  });
+
+  it('keeps credentials in the server, masks them on the wire, gets the extended card (spec §3.1.11)', async () => {
+    await tab('Auth');
+    await page.fill('#demoToken-value', demo.token);
+    await page.click('form[data-scheme=demoToken] button[type=submit]');
+    await page.locator('[data-configured]').waitFor(WAIT);
+    expect(await page.inputValue('#demoToken-value')).toBe('');
+    const storage = await page.evaluate(
+      () =>
+        JSON.stringify({ ...localStorage }) +
+        JSON.stringify({ ...sessionStorage }) +
+        document.cookie,
+    );
+    expect(storage).not.toContain(demo.token);
+    await shot('auth');
+    await tab('Card');
+    await page.click('text=Get extended card');
+    await page.locator('[data-extended]').waitFor(WAIT);
+    expect(await page.locator('[data-extended]').textContent()).toContain('whoami');
+    await tab('Wire');
+    const entry = page.locator('li[data-wire]').first();
+    await entry.waitFor(WAIT);
+    await entry.locator('summary').click();
+    const text = (await entry.textContent()) ?? '';
+    expect(text).toContain('authorization: Bearer •••');
+    expect(await page.locator('.wire').textContent()).not.toContain(demo.token);
+    expect(await entry.locator('pre.curl').textContent()).toMatch(/^curl -sS -X POST '/);
+  });
+
+  it('shows SSE frames as they arrived in the wire view', async () => {
+    await send('story 3', true);
+    await page.locator('[data-state=completed]').last().waitFor(WAIT);
+    await tab('Wire');
+    const streamed = page.locator('li[data-wire]:has-text("SSE frame")').first();
+    await streamed.waitFor(WAIT);
+    await streamed.locator('summary').click();
+    expect(await streamed.locator('ol.frames li').count()).toBeGreaterThanOrEqual(5);
+    await shot('wire');
+  });
+
+  it('registers the built-in webhook and shows verified deliveries; a forged one is refused (spec §13.2)', async () => {
+    await newChat();
+    await send('book', true);
+    await page.locator('li.prompt').waitFor(WAIT);
+    const id = await taskId();
+    await tab('Push');
+    await page.fill('#push-task', id);
+    await page.click('form.filters button[type=submit]');
+    await page.locator('[data-hook]').waitFor(WAIT);
+    const hookUrl = (await page.locator('[data-hook] code').textContent()) ?? '';
+    await send('2026-12-24', true);
+    await page.locator('[data-state=completed]').last().waitFor(WAIT);
+    await tab('Push');
+    const verified = page.locator('tr[data-delivery=accepted][data-signature=verified]');
+    await verified.first().waitFor(WAIT);
+    expect(await verified.first().locator('td:nth-child(5)').textContent()).not.toBe(''); // key id
+    expect(await verified.first().locator('td:nth-child(6)').textContent()).toBe('fresh');
+    const forged = await fetch(hookUrl, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        'x-a2a-notification-signature': 'e30.e30.e30',
+      },
+      body: JSON.stringify({
+        statusUpdate: { taskId: id, contextId: 'c', status: { state: 'TASK_STATE_COMPLETED' } },
+      }),
+    });
+    expect(forged.status).toBe(401);
+    await page.locator('tr[data-delivery=refused]').first().waitFor(WAIT);
+    expect(await page.locator('tr[data-delivery=refused]').first().textContent()).toMatch(
+      /BAD_SIGNATURE|BAD_TOKEN/,
+    );
+    await shot('push');
+  });
+
+  it('shows a card whose signed content was changed as invalid (spec §8.4.3)', async () => {
+    await connect(tampered.url);
+    const bad = page.locator('[data-signature=invalid]');
+    await bad.waitFor(WAIT);
+    expect(await bad.textContent()).toContain('BAD_SIGNATURE');
+    await shot('card-invalid-signature');
+  });
+
+  it('asks a 401 agent for its token from the card, then succeeds with it (spec §7)', async () => {
+    await connect(locked.url);
+    await send('hi', false);
+    await page.locator('[data-auth-reason]').waitFor(WAIT);
+    expect(await page.locator('form[data-scheme=bearer]').textContent()).toContain('required');
+    await shot('auth-401');
+    await page.fill('#bearer-value', LOCKED_TOKEN);
+    await page.click('form[data-scheme=bearer] button[type=submit]');
+    await page.locator('[data-configured]').waitFor(WAIT);
+    await send('hi', false);
+    await page.locator('li[data-who=artifact]:has-text("locked echo: hi")').waitFor(WAIT);
+  });
+
+  it("speaks gRPC through the inspector's server side (spec §10)", async () => {
+    await connect(demo.url);
+    await page.selectOption('#binding', 'GRPC');
+    await newChat();
+    await send('echo over grpc', false);
+    await page.locator('li[data-who=artifact]:has-text("over grpc")').waitFor(WAIT);
+    await tab('Wire');
+    await page.locator('li[data-wire]:has-text("GRPC")').first().waitFor(WAIT);
+  });
+
+  it('keeps a 10,000-event timeline virtualised: few rows in the DOM, the last reachable', async () => {
+    await connect(long.url);
+    await newChat();
+    await send('go', true);
+    await page.locator('[data-state=completed]').last().waitFor({ timeout: 240_000 });
+    await page.click('text=Timeline');
+    await page.waitForFunction(
+      (n) => Number(document.querySelector('[data-count]')?.getAttribute('data-count')) >= n,
+      LONG_EVENTS,
+      { timeout: 60_000 },
+    );
+    const count = Number(await page.locator('[data-count]').getAttribute('data-count'));
+    expect(await page.locator('.tl-row').count()).toBeLessThan(60);
+    await page.locator('.tl-box').evaluate((box) => (box.scrollTop = box.scrollHeight));
+    await page.locator(`.tl-row[data-seq="${count}"]`).waitFor(WAIT);
+    expect(await page.locator('.tl-row').count()).toBeLessThan(60);
+    expect(await page.locator('.artifacts [data-artifact=long]').textContent()).toContain(
+      `c${LONG_EVENTS - 1}`,
+    );
+  }, 400_000);
+
+  it('is keyboard accessible and readable on a narrow window', async () => {
+    await page.focus('#tab-Card');
+    await page.keyboard.press('ArrowRight');
+    expect(await page.getAttribute('#tab-Chat', 'aria-selected')).toBe('true');
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe('tab-Chat');
+    await page.setViewportSize({ width: 360, height: 800 });
+    await connect(demo.url);
+    await tab('Card');
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(
+      362,
+    );
+    await shot('narrow');
+    expect(cspViolations).toEqual([]);
+  });
+});
