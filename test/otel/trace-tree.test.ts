@@ -146,8 +146,12 @@ describe.each(['JSONRPC', 'HTTP+JSON', 'GRPC'])('a2a-kit/otel over %s', (binding
       spans.filter((s) => s.name === 'conversation'),
       'root',
     );
-    const clients = spans.filter((s) => s.name === 'SendStreamingMessage' && s.kind === SpanKind.CLIENT);
-    const servers = spans.filter((s) => s.name === 'SendStreamingMessage' && s.kind === SpanKind.SERVER);
+    const clients = spans.filter(
+      (s) => s.name === 'SendStreamingMessage' && s.kind === SpanKind.CLIENT,
+    );
+    const servers = spans.filter(
+      (s) => s.name === 'SendStreamingMessage' && s.kind === SpanKind.SERVER,
+    );
     const executions = spans.filter((s) => s.name === SPAN.execute);
     expect(clients).toHaveLength(2);
     expect(servers).toHaveLength(2);
@@ -220,7 +224,10 @@ describe.each(['JSONRPC', 'HTTP+JSON', 'GRPC'])('a2a-kit/otel over %s', (binding
       expect(s.status.code).toBe(2);
       expect(s.attributes[ATTR.taskId]).toBe('no-such-task');
     }
-    const [server, clientSpan] = [spans.find((s) => s.kind === SpanKind.SERVER), spans.find((s) => s.kind === SpanKind.CLIENT)];
+    const [server, clientSpan] = [
+      spans.find((s) => s.kind === SpanKind.SERVER),
+      spans.find((s) => s.kind === SpanKind.CLIENT),
+    ];
     expect(parentOf(server as never)).toBe(clientSpan?.spanContext().spanId);
   });
 });
