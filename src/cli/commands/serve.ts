@@ -4,6 +4,7 @@ import { DEFAULT_STORE_PATH, storeSettingsFromEnv } from '../../node/open-store.
 import { EXAMPLE_URL, type Command } from '../command.js';
 import { CliError, EXIT } from '../exit-codes.js';
 import { booleanFlag, intFlag, stringFlag } from '../options.js';
+import { lineLogger, logFlags } from '../serve/log-lines.js';
 import { runMode, serveMode } from '../serve/modes.js';
 import { noExtraArgs } from '../task-helpers.js';
 
@@ -25,7 +26,7 @@ export const serveCommand: Command = {
   name: 'serve',
   summary: 'run the demo agent, any command (--exec), an echo agent or a gateway (--proxy)',
   usage: [
-    'serve [--port N] [--host H] [--grpc-port N | --no-grpc] [--store S]',
+    'serve [--port N] [--host H] [--grpc-port N | --no-grpc] [--store S] [--log-format F]',
     "serve --exec 'CMD' [--chunk DELIM] [--card FILE | --name N --description D] [--port N]",
     'serve --echo [--name N] [--port N]',
     'serve --proxy URL [--token T | --auth CREDS] [--quiet] [--port N]',
@@ -44,6 +45,8 @@ export const serveCommand: Command = {
     'grpc-port': { type: 'string' },
     'no-grpc': { type: 'boolean' },
     store: { type: 'string' },
+    'log-format': { type: 'string' },
+    'log-level': { type: 'string' },
   },
   flagHelp: [
     ['--exec CMD', 'run CMD (sh -c) per message: the message text on stdin, stdout streamed back'],
@@ -60,6 +63,8 @@ export const serveCommand: Command = {
     ['--host H', 'interface to bind (default 127.0.0.1; 0.0.0.0 for every interface)'],
     ['--grpc-port N', 'gRPC port (default: the HTTP port + 1; 0 when the HTTP port is 0)'],
     ['--no-grpc', 'serve JSON-RPC and HTTP+JSON only'],
+    ['--log-format json|pretty', 'one line per request and task transition on stderr'],
+    ['--log-level L', 'debug, info (default), warn or error; implies --log-format pretty'],
     [
       '--store S',
       `where tasks live: a SQLite file (default $A2A_STORE or ${DEFAULT_STORE_PATH}), memory, or postgres://…`,
@@ -84,9 +89,11 @@ export const serveCommand: Command = {
       intFlag(values, 'port', 0, 65535) ?? (io.env.PORT ? Number(io.env.PORT) : undefined);
     const host = stringFlag(values, 'host');
     const mode = serveMode(values);
+    const logging = logFlags(stringFlag(values, 'log-format'), stringFlag(values, 'log-level'));
+    const log = logging && lineLogger(logging.format, logging.level, (l) => io.stderr.write(l));
     if (mode !== undefined) {
       const store = stringFlag(values, 'store') || io.env.A2A_STORE || 'memory';
-      return runMode(mode, ctx, { port: port ?? 8765, host, store });
+      return runMode(mode, ctx, { port: port ?? 8765, host, store, log });
     }
     const grpcPort = intFlag(values, 'grpc-port', 0, 65535);
     const noGrpc = booleanFlag(values, 'no-grpc');
@@ -103,6 +110,7 @@ export const serveCommand: Command = {
         store,
         storeSettings: storeSettingsFromEnv(io.env),
         logger: null,
+        ...(log ? { log } : {}),
       });
     } catch (error) {
       const inUse = demo.portInUse(error, port ?? demo.DEFAULT_PORT);

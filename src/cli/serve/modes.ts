@@ -17,6 +17,8 @@ import { connect } from '../connect.js';
 import { CliError, EXIT, UsageError, type ExitCode } from '../exit-codes.js';
 import { booleanFlag, stringFlag } from '../options.js';
 import { execAgent } from './exec-agent.js';
+import type { Logger } from '../../core/logger.js';
+import { requestLog } from '../../server/request-log.js';
 
 /** The mode a `serve` command line asks for, or undefined for the demo agent. */
 export function serveMode(values: CommandContext['values']): 'exec' | 'echo' | 'proxy' | undefined {
@@ -33,7 +35,7 @@ export function serveMode(values: CommandContext['values']): 'exec' | 'echo' | '
 export async function runMode(
   mode: 'exec' | 'echo' | 'proxy',
   ctx: CommandContext,
-  listen: { port: number; host: string | undefined; store: string },
+  listen: { port: number; host: string | undefined; store: string; log?: Logger | undefined },
 ): Promise<ExitCode> {
   const { values, out, signal } = ctx;
   const quiet = booleanFlag(values, 'quiet');
@@ -53,7 +55,8 @@ export async function runMode(
                   `${call.error !== undefined ? `, ${call.error}` : ''}\n`,
               ),
       });
-      running = await serveHandler(createA2AHandler(service), listen);
+      const middleware = listen.log ? [requestLog(listen.log)] : [];
+      running = await serveHandler(createA2AHandler(service, { middleware }), listen);
       what = `a gateway to ${client.card.name} at ${upstream}`;
     } else {
       const card = await cardOf(ctx, mode);
@@ -66,11 +69,13 @@ export async function runMode(
             })
           : echoAgent(card);
       const opened = await openStore(listen.store, storeSettingsFromEnv(ctx.io.env));
+      const { log } = listen;
       running = await serve(agent, {
         port: listen.port,
         host: listen.host ?? '127.0.0.1',
         logger: null,
         ...opened.serverOptions,
+        ...(log ? { log, middleware: [requestLog(log)] } : {}),
       });
       what =
         mode === 'exec'
