@@ -40,6 +40,7 @@ export default defineConfig({
       'test/inspector/**/*.test.ts',
       'test/interop/**/*.test.ts',
       'test/docs/**/*.test.ts',
+      'test/otel/**/*.test.ts',
       'examples/**/*.test.ts',
     ],
     testTimeout: 20_000,

@@ -20,6 +20,7 @@ import { sendScenario } from './scenarios/send.js';
 import { storeScenario } from './scenarios/store.js';
 import { storesScenario } from './scenarios/stores.js';
 import { streamScenario } from './scenarios/stream.js';
+import { otelScenario } from './scenarios/otel.js';
 
 const RUN: Record<ScenarioName, (ctx: BenchContext) => Promise<ScenarioResult>> = {
   send: sendScenario,
@@ -30,6 +31,7 @@ const RUN: Record<ScenarioName, (ctx: BenchContext) => Promise<ScenarioResult>> 
   stores: storesScenario,
   memory: memoryScenario,
   client: clientScenario,
+  otel: otelScenario,
 };
 
 async function main(): Promise<void> {

@@ -10,6 +10,7 @@ export const SCENARIOS = [
   'stores',
   'memory',
   'client',
+  'otel',
 ] as const;
 
 /** A scenario name. */

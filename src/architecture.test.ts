@@ -153,6 +153,7 @@ describe('architecture', () => {
       pg: 'stores/postgres',
       'better-sqlite3': 'stores/sqlite',
       '@grpc/grpc-js': 'bindings/grpc',
+      '@opentelemetry/api': 'otel',
     };
     const all = sources('.');
     for (const [pkg, folder] of Object.entries(owners)) {

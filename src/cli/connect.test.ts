@@ -24,6 +24,7 @@ async function applied(card: AgentCard, flags: Parameters<typeof credentialInter
     attempt: 1,
     binding: 'JSONRPC',
     url: 'http://x',
+    callState: new Map(),
   };
   for (const i of credentialInterceptors(card, flags)) await i.before?.(call);
   return { headers: call.headers, query: call.query };

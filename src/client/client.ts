@@ -30,6 +30,7 @@ import {
   createCall,
   runAfter,
   runBefore,
+  runEnd,
   type ClientCall,
   type Interceptor,
 } from './interceptors.js';
@@ -247,6 +248,7 @@ export class A2AClient {
   ): Promise<OperationResult<N>> {
     let call: ClientCall | undefined;
     let attempts = 0;
+    const callState = new Map<unknown, unknown>();
     // One deadline for the call, retries and the waits between them included.
     const timeoutMs = options.timeoutMs ?? this.options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     const started = Date.now();
@@ -256,7 +258,7 @@ export class A2AClient {
       const result = await withRetry(
         () =>
           this.pool.run(async (t) => {
-            call = createCall(operation, request, options, ++attempts, t);
+            call = createCall(operation, request, options, ++attempts, t, callState);
             await runBefore(this.interceptors, call);
             const callOptions = {
               ...options,
@@ -276,6 +278,7 @@ export class A2AClient {
         },
       );
       if (call) await runAfter(this.interceptors, { call, result });
+      runEnd(this.interceptors, { call });
       return result;
     } catch (caught) {
       const error = isTransportError(caught, 'TIMEOUT')
@@ -290,6 +293,7 @@ export class A2AClient {
           })
         : caught;
       if (call) await runAfter(this.interceptors, { call, error });
+      runEnd(this.interceptors, { call, error });
       throw error;
     }
   }
@@ -299,7 +303,11 @@ export class A2AClient {
     request: OperationParams<N>,
     options: CallOptions = {},
   ): EventStream {
-    const state = { call: undefined as ClientCall | undefined, attempts: 0 };
+    const state = {
+      call: undefined as ClientCall | undefined,
+      attempts: 0,
+      callState: new Map<unknown, unknown>(),
+    };
     const open = (op: StreamingOperationName, req: object, opts: CallOptions) =>
       this.openStream(op, req, opts, state);
     const resume = this.options.resume;
@@ -331,6 +339,7 @@ export class A2AClient {
     const checkCapability = () => this.checkCapability(operation);
     return eventStream(
       (async function* observed() {
+        let failure: { error: unknown } | undefined;
         try {
           checkCapability();
           for await (const item of items) {
@@ -338,8 +347,11 @@ export class A2AClient {
             yield item;
           }
         } catch (error) {
+          failure = { error };
           if (state.call) await runAfter(interceptors, { call: state.call, error });
           throw error;
+        } finally {
+          runEnd(interceptors, { call: state.call, ...failure });
         }
       })(),
     );
@@ -350,11 +362,11 @@ export class A2AClient {
     operation: StreamingOperationName,
     request: object,
     options: CallOptions,
-    state: { call: ClientCall | undefined; attempts: number },
+    state: { call: ClientCall | undefined; attempts: number; callState: Map<unknown, unknown> },
   ): AsyncIterable<StreamItem> {
     const interceptors = this.interceptors;
     return this.pool.stream(async function* attempt(t) {
-      const call = createCall(operation, request, options, ++state.attempts, t);
+      const call = createCall(operation, request, options, ++state.attempts, t, state.callState);
       state.call = call;
       await runBefore(interceptors, call);
       const callOptions = { ...options, headers: call.headers, query: call.query };

@@ -20,7 +20,12 @@ export {
   type ResolveCardOptions,
 } from './card-resolver.js';
 export { CardCache, type CachedCard } from './card-cache.js';
-export { type CallOutcome, type ClientCall, type Interceptor } from './interceptors.js';
+export {
+  type CallEnd,
+  type CallOutcome,
+  type ClientCall,
+  type Interceptor,
+} from './interceptors.js';
 export {
   apiKey,
   bearerToken,

@@ -47,4 +47,9 @@ export interface CallContext {
   remoteAddress?: string | undefined;
   /** Aborted when the caller goes away; never cancels a task (spec §3.5.2). */
   signal?: AbortSignal | undefined;
+  /**
+   * The request's headers (gRPC: its text metadata), for middleware that reads what the binding
+   * does not interpret, such as the W3C `traceparent` of tracing.
+   */
+  readonly headers?: HttpHeaders | undefined;
 }

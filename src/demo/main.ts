@@ -22,6 +22,16 @@ import {
   type StoreSettings,
 } from '../node/open-store.js';
 import { demoGrpc, type DemoGrpcOptions } from './grpc.js';
+import type { Logger } from '../core/logger.js';
+import { requestLog } from '../server/request-log.js';
+
+/** The push notifier's outcome lines (URLs without credentials) as structured lines. */
+export function pushLines(log: Logger): Pick<Console, 'info' | 'warn'> {
+  return {
+    info: (line: string) => log.info({ event: 'a2a.push' }, line),
+    warn: (line: string) => log.warn({ event: 'a2a.push' }, line),
+  };
+}
 
 /** Options of {@link startDemo}. */
 export interface DemoOptions extends DemoGrpcOptions {
@@ -33,6 +43,8 @@ export interface DemoOptions extends DemoGrpcOptions {
   publicUrl?: string;
   /** Where agent failures are logged (default `console`; `null` for silence). */
   logger?: Pick<Console, 'warn' | 'error'> | null;
+  /** Structured log: one line per request, per task transition and per push outcome. */
+  log?: Logger | undefined;
   /**
    * Where tasks live: a SQLite file path, `memory` or a `postgres://` URL (default here
    * `memory`; `npm start` and `a2a serve` use `.a2a/tasks.db`).
@@ -62,6 +74,7 @@ export const DEFAULT_PORT = 8765;
 /** Starts the demo agent in this process (gRPC too, see grpc.ts); `close()` the result to stop it. */
 export async function startDemo(options: DemoOptions = {}): Promise<DemoServer> {
   const port = options.port ?? DEFAULT_PORT;
+  const { log } = options;
   const logger = options.logger !== undefined ? { logger: options.logger } : {};
   const opened = await openStore(options.store ?? 'memory', {
     ...options.storeSettings,
@@ -83,7 +96,9 @@ export async function startDemo(options: DemoOptions = {}): Promise<DemoServer> 
         signer: await PushSigner.generate(),
         allowHosts: DEMO_WEBHOOK_HOSTS,
         ...(options.logger === null ? { logger: null } : {}),
+        ...(log ? { logger: pushLines(log) } : {}),
       },
+      ...(log ? { log, middleware: [requestLog(log)] } : {}),
       signCard: { key: await generateSigningKey('ES256'), jku: true },
       ...(options.inspector !== undefined ? { inspector: options.inspector } : {}),
       ...logger,

@@ -229,6 +229,10 @@ class HttpCallContext implements CallContext {
     return this.ownSignal ?? this.req.signal;
   }
 
+  get headers(): HttpRequest['headers'] {
+    return this.req.headers;
+  }
+
   set signal(signal: AbortSignal | undefined) {
     this.ownSignal = signal;
   }

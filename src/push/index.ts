@@ -11,7 +11,7 @@ export type {
   PushNotifierHandle,
   PushNotifierOptions,
 } from './notifier.js';
-export type { PushDeliveryOutcome } from './worker.js';
+export type { DeliveryAttempt, DeliveryInstrument, PushDeliveryOutcome } from './worker.js';
 export { DEFAULT_PUSH_RETRY, backoffDelay, parseRetryAfter } from './delivery.js';
 export type { RetryPolicy } from './delivery.js';
 export type {

@@ -22,7 +22,7 @@ import { DEFAULT_PUSH_RETRY, type RetryPolicy } from './delivery.js';
 import type { PushSigner } from './signing.js';
 import { WebhookGuard, type Resolver } from './ssrf.js';
 import { fetchTransport, guardedTransport, type PushTransport } from './transport.js';
-import { PushWorker, type PushDeliveryOutcome } from './worker.js';
+import { PushWorker, type DeliveryInstrument, type PushDeliveryOutcome } from './worker.js';
 
 /** The StreamResponse members a notifier can push. */
 export type PushEventKind = 'task' | 'message' | 'statusUpdate' | 'artifactUpdate';
@@ -63,6 +63,12 @@ export interface PushNotifierOptions {
   readonly onDelivery?: ((outcome: PushDeliveryOutcome) => void) | undefined;
   /** One line per outcome (never credentials); default `console`; `null` for silence. */
   readonly logger?: Pick<Console, 'info' | 'warn'> | null | undefined;
+  /**
+   * Runs around every delivery attempt: tracing (`a2a-kit/otel`'s `pushTelemetry`) opens the
+   * delivery's span there and adds its `traceparent`. Default: the trace context the delivery
+   * was enqueued with (when tracing recorded one) is sent as is.
+   */
+  readonly instrument?: DeliveryInstrument | undefined;
   /** Start delivering at once (default true). */
   readonly start?: boolean | undefined;
 }
@@ -116,6 +122,7 @@ export function createPushNotifier(options: PushNotifierOptions): PushNotifierHa
       options.onDelivery?.(outcome);
     },
     warn: (line) => logger?.warn(line),
+    instrument: options.instrument,
   });
   // Per task, enqueues run one after another, so deliveries are written in log order.
   const chains = new Map<string, Promise<void>>();
@@ -136,7 +143,9 @@ export function createPushNotifier(options: PushNotifierOptions): PushNotifierHa
     for (const entry of entries) {
       const body = JSON.stringify(entry.event);
       for (const config of targets) {
-        deliveries.push({ id: newId(), scope, taskId, configId: config.id, seq: entry.seq, body });
+        const { seq, trace } = entry;
+        const id = newId();
+        deliveries.push({ id, scope, taskId, configId: config.id, seq, body, ...(trace && { trace }) });
       }
     }
     await outbox.enqueue(deliveries);

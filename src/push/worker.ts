@@ -4,7 +4,7 @@
  * It wakes when deliveries are enqueued here, when one finishes (the next of its pair becomes
  * due), when a retry is due, and on a poll interval (work enqueued by other instances).
  */
-import type { PushConfigStore } from '../stores/types.js';
+import type { PushConfigStore, TraceCarrier } from '../stores/types.js';
 import {
   backoffDelay,
   deliveryHeaders,
@@ -16,7 +16,7 @@ import {
 import type { ClaimedDelivery, PushOutbox } from '../stores/types.js';
 import type { PushSigner } from './signing.js';
 import { WebhookRefused, type WebhookGuard } from './ssrf.js';
-import { TransportFailure, type PushTransport } from './transport.js';
+import { TransportFailure, type PushResponse, type PushTransport } from './transport.js';
 
 /** What became of one delivery attempt. */
 export interface PushDeliveryOutcome {
@@ -37,6 +37,33 @@ export interface PushDeliveryOutcome {
   readonly durationMs: number;
 }
 
+/** One delivery attempt, as a {@link DeliveryInstrument} sees it (no body, no credentials). */
+export interface DeliveryAttempt {
+  readonly deliveryId: string;
+  readonly taskId: string;
+  readonly configId: string;
+  readonly seq: number;
+  /** 1 for the first attempt. */
+  readonly attempt: number;
+  /** The webhook's URL without query or credentials. */
+  readonly url: string;
+  /** The trace context the delivery was enqueued with (NewDelivery.trace). */
+  readonly trace: TraceCarrier | undefined;
+}
+
+/**
+ * Runs around each delivery attempt (tracing): `send(headers)` makes the request with these
+ * extra headers (`traceparent`, …) and resolves to the HTTP status, or throws what failed.
+ * Without one, the delivery's own trace context is sent as is.
+ */
+export type DeliveryInstrument = (
+  attempt: DeliveryAttempt,
+  send: (headers: Readonly<Record<string, string>>) => Promise<number>,
+) => Promise<number>;
+
+/** The instrument used when none is given: the enqueued trace context travels as is. */
+const passTrace: DeliveryInstrument = (attempt, send) => send(attempt.trace ?? {});
+
 /** Everything the worker needs. */
 export interface PushWorkerOptions {
   readonly outbox: PushOutbox;
@@ -51,6 +78,7 @@ export interface PushWorkerOptions {
   readonly pollIntervalMs: number;
   readonly report: (outcome: PushDeliveryOutcome) => void;
   readonly warn: (message: string) => void;
+  readonly instrument?: DeliveryInstrument | undefined;
 }
 
 /** Runs deliveries until closed. */
@@ -163,13 +191,23 @@ export class PushWorker {
         taskId: d.taskId,
         audience: config.url,
       });
-      const response = await this.o.transport({
-        url: target,
-        headers: deliveryHeaders(config, d.id, signature),
-        body,
-        timeoutMs: this.o.timeoutMs,
-        signal,
-      });
+      const headers = deliveryHeaders(config, d.id, signature);
+      let response: PushResponse | undefined;
+      const send = async (extra: Readonly<Record<string, string>>): Promise<number> => {
+        // The trace headers never replace the delivery's own (credentials, signature).
+        for (const [name, value] of Object.entries(extra)) headers[name.toLowerCase()] ??= value;
+        response = await this.o.transport({
+          url: target,
+          headers,
+          body,
+          timeoutMs: this.o.timeoutMs,
+          signal,
+        });
+        return response.status;
+      };
+      const attempt = { ...base, url, trace: d.trace };
+      await (this.o.instrument ?? passTrace)(attempt, send);
+      if (response === undefined) throw new Error('the delivery instrument did not send');
       status = response.status;
       verdict = judge(response, this.o.retry.maxDelayMs);
     } catch (error) {

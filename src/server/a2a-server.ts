@@ -37,6 +37,7 @@ import {
 } from '../stores/types.js';
 import type { Agent } from './agent.js';
 import type { CallContext } from '../core/call-context.js';
+import type { Logger } from '../core/logger.js';
 import { taskSize } from './event-size.js';
 import { activateExtensions } from './extensions.js';
 import { PushConfigs, pushNotSupported, type PushNotifier } from './push-configs.js';
@@ -74,6 +75,12 @@ export interface A2AServerOptions {
   exposeErrors?: boolean;
   /** Where agent failures are logged (default `console`; `null` for silence). */
   logger?: Pick<Console, 'warn' | 'error'> | null;
+  /**
+   * Structured log of task transitions: one `info` line per state a task enters (ids, state,
+   * seq; never content), pino or console as is. Pair it with `requestLog(log)` in `middleware`
+   * for one line per request (docs/observability.md).
+   */
+  log?: Logger | undefined;
   /**
    * Task ownership for instances sharing a store: leases with heartbeats, takeover of the tasks
    * of an instance that stopped (see `Agent.recovery`), CancelTask from any instance. On by
@@ -197,6 +204,7 @@ export class A2AServer {
       notifier: this.notifier,
       pushConfigs: configs,
       logger,
+      transitions: options.log,
     });
     // A store this server created itself is used by no other instance: nothing to own.
     const facets = options.store && options.ownership !== false ? this.store.facets : undefined;

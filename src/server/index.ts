@@ -7,6 +7,8 @@ export type { InterruptedOptions } from './interrupted.js';
 export type { CallContext, Principal } from '../core/call-context.js';
 export { isStreamingOperation, withMiddleware } from '../core/middleware.js';
 export type { OperationMiddleware } from '../core/middleware.js';
+export type { Logger, LogLevel } from '../core/logger.js';
+export { requestLog, type RequestLogFields } from './request-log.js';
 export type { SubscribeToTaskParams } from '../core/service.js';
 export { TaskHandle } from './task-handle.js';
 export type { ArtifactOptions, Content } from './task-handle.js';

@@ -28,6 +28,7 @@ import {
   type Scope,
   type TaskStore,
 } from '../stores/types.js';
+import type { Logger } from '../core/logger.js';
 import type { PushFanout, PushNotifier } from './push-configs.js';
 
 /** Where a writer last saw a task; a successful append advances it in place. */
@@ -45,6 +46,8 @@ export interface TaskLogOptions {
   /** Where the server keeps push configs (the in-transaction fan-out needs the store's own). */
   readonly pushConfigs?: PushConfigStore | undefined;
   readonly logger?: Pick<Console, 'warn' | 'error'> | undefined;
+  /** One `info` line per state a task enters (A2AServerOptions.log). */
+  readonly transitions?: Logger | undefined;
 }
 
 /** Delays of the background retries of a publish the bus refused. */
@@ -62,8 +65,10 @@ export class TaskLog {
   /** The store enqueued deliveries the notifier has not been woken for yet. */
   private enqueued = false;
   private readonly logger: Pick<Console, 'warn' | 'error'> | undefined;
+  private readonly transitions: Logger | undefined;
 
   constructor(options: TaskLogOptions) {
+    this.transitions = options.transitions;
     this.store = options.store;
     this.bus = options.bus;
     this.notifier = options.notifier;
@@ -99,6 +104,10 @@ export class TaskLog {
     } catch (error) {
       throw storageFault(`create task ${task.id}`, error);
     }
+    this.transitions?.info(
+      transition(scope, task.id, task.contextId ?? "", task.status.state, 1),
+      `task ${task.id} ${task.status.state}`,
+    );
     return { seq: 1, event: { task } };
   }
 
@@ -131,6 +140,13 @@ export class TaskLog {
     for (let i = 0; i < events.length; i++) {
       const entry = { seq: from + i + 1, event: events[i] as StreamResponse };
       entries.push(entry);
+      if (this.transitions && 'statusUpdate' in entry.event) {
+        const { contextId, status } = entry.event.statusUpdate;
+        this.transitions.info(
+          transition(scope, taskId, contextId, status.state, entry.seq),
+          `task ${taskId} ${status.state}`,
+        );
+      }
       const published = this.publish(taskId, entry);
       if (published) await published;
     }
@@ -204,6 +220,18 @@ export class TaskLog {
       this.logger?.error(`a2a-kit: push notification of task ${taskId} failed:`, error);
     });
   }
+}
+
+/** The fields of a task transition line: ids, state and seq, never content. */
+function transition(
+  scope: Scope,
+  taskId: string,
+  contextId: string,
+  state: TaskState,
+  seq: number,
+): Record<string, unknown> {
+  const tenant = scope.tenant === '' ? {} : { tenant: scope.tenant };
+  return { event: 'a2a.task', taskId, contextId, state, seq, ...tenant };
 }
 
 /**

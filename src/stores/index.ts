@@ -18,6 +18,7 @@ export type {
   InterruptedTaskIndex,
   LeaseStore,
   LogEntry,
+  TraceCarrier,
   LogListener,
   LogSource,
   NewDelivery,

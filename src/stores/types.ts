@@ -19,10 +19,24 @@ export interface Scope {
   readonly owner: string;
 }
 
+/**
+ * W3C Trace Context fields (`traceparent`, `tracestate`, `baggage`, lower-case names) carried with
+ * work that outlives the call that caused it: bus entries, push deliveries. Opaque to stores and
+ * buses: they keep and pass it on as is (docs/observability.md).
+ */
+export type TraceCarrier = Readonly<Record<string, string>>;
+
 /** One entry of a task's event log. `seq` starts at 1 (the creation snapshot) and grows by 1. */
 export interface LogEntry {
   readonly seq: number;
   readonly event: StreamResponse;
+  /**
+   * The trace context of the write that appended it, when tracing put one there: distributed
+   * buses carry it to the other instances (not kept in the log).
+   */
+  readonly trace?: TraceCarrier | undefined;
+  /** When it was published (ms since the epoch, publisher's clock), for bus lag; with `trace`. */
+  readonly publishedAt?: number | undefined;
 }
 
 /** A task snapshot with the sequence number of the last event applied to it. */
@@ -140,6 +154,8 @@ export interface AppendOptions extends MessageIndexing {
    * deliveries are both durable, or neither is.
    */
   readonly push?: AppendPush | undefined;
+  /** The trace context the push deliveries this append enqueues carry (NewDelivery.trace). */
+  readonly trace?: TraceCarrier | undefined;
 }
 
 /** Which appended events get push deliveries, and who hears that some were enqueued. */
@@ -303,6 +319,8 @@ export interface NewDelivery {
   readonly seq: number;
   /** The exact request body: StreamResponse JSON (UTF-8 text). */
   readonly body: string;
+  /** The trace context of the write that enqueued it; the delivery continues that trace. */
+  readonly trace?: TraceCarrier | undefined;
 }
 
 /** Where a delivery is in its life: waiting (or in flight under a lease), or given up. */

@@ -47,7 +47,7 @@ export function grpcAuthRequest(info: GrpcGateCall): AuthRequest {
 }
 
 /** Metadata as headers: text values of a key, joined like repeated HTTP headers. */
-class MetadataHeaders implements HttpHeaders {
+export class MetadataHeaders implements HttpHeaders {
   constructor(private readonly metadata: GrpcGateCall['metadata']) {}
   get(name: string): string | null {
     const values = this.metadata.get(name).filter((v): v is string => typeof v === 'string');

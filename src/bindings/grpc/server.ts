@@ -28,7 +28,7 @@ import {
 import type { A2AService } from '../../core/service.js';
 import type { PeerCertificateLike as PeerCertificate } from '../../security/auth/certificate.js';
 import type { CallContext, Principal } from '../../core/call-context.js';
-import { peerAddress } from './auth-gate.js';
+import { MetadataHeaders, peerAddress } from './auth-gate.js';
 import { a2aType, fromProto, toProto } from './convert.js';
 import { proto, type ProtoObject } from './proto.js';
 import { replyMetadata, requestedExtensions, versionError } from './service-params.js';
@@ -107,7 +107,11 @@ export function createGrpcService(
   ): Promise<CallContext> {
     const refused = versionError(metadata);
     if (refused) throw refused;
-    const call: CallContext = { signal, protocolBinding: 'GRPC' };
+    const call: CallContext = {
+      signal,
+      protocolBinding: 'GRPC',
+      headers: new MetadataHeaders(metadata),
+    };
     const remoteAddress = peerAddress(peer);
     if (remoteAddress !== undefined) call.remoteAddress = remoteAddress;
     const extensions = requestedExtensions(metadata);

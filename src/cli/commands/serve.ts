@@ -4,6 +4,7 @@ import { DEFAULT_STORE_PATH, storeSettingsFromEnv } from '../../node/open-store.
 import { EXAMPLE_URL, type Command } from '../command.js';
 import { CliError, EXIT, UsageError } from '../exit-codes.js';
 import { booleanFlag, intFlag, stringFlag } from '../options.js';
+import { lineLogger, logFlags } from '../serve/log-lines.js';
 import { runMode, serveMode } from '../serve/modes.js';
 import { noExtraArgs } from '../task-helpers.js';
 
@@ -26,7 +27,7 @@ export const serveCommand: Command = {
   summary:
     'run the demo agent, any command (--exec), an MCP server (--mcp), an echo agent or a gateway (--proxy)',
   usage: [
-    'serve [--port N] [--host H] [--grpc-port N | --no-grpc] [--store S] [--inspector]',
+    'serve [--port N] [--host H] [--grpc-port N | --no-grpc] [--store S] [--inspector] [--log-format F]',
     "serve --exec 'CMD' [--chunk DELIM] [--card FILE | --name N --description D] [--port N]",
     'serve --echo [--name N] [--port N]',
     'serve --proxy URL [--token T | --auth CREDS] [--quiet] [--port N]',
@@ -49,6 +50,8 @@ export const serveCommand: Command = {
     store: { type: 'string' },
     inspector: { type: 'boolean' },
     'force-inspector': { type: 'boolean' },
+    'log-format': { type: 'string' },
+    'log-level': { type: 'string' },
   },
   flagHelp: [
     ['--exec CMD', 'run CMD (sh -c) per message: the message text on stdin, stdout streamed back'],
@@ -71,6 +74,8 @@ export const serveCommand: Command = {
     ['--no-grpc', 'serve JSON-RPC and HTTP+JSON only'],
     ['--inspector', 'also serve the web inspector at /inspector (loopback hosts only)'],
     ['--force-inspector', 'with --inspector: allow it on a non-loopback --host (development only)'],
+    ['--log-format json|pretty', 'one line per request and task transition on stderr'],
+    ['--log-level L', 'debug, info (default), warn or error; implies --log-format pretty'],
     [
       '--store S',
       `where tasks live: a SQLite file (default $A2A_STORE or ${DEFAULT_STORE_PATH}), memory, or postgres://…`,
@@ -106,9 +111,11 @@ export const serveCommand: Command = {
         'run `a2a inspect URL` in another terminal to inspect this agent',
       );
     }
+    const logging = logFlags(stringFlag(values, 'log-format'), stringFlag(values, 'log-level'));
+    const log = logging && lineLogger(logging.format, logging.level, (l) => io.stderr.write(l));
     if (mode !== undefined) {
       const store = stringFlag(values, 'store') || io.env.A2A_STORE || 'memory';
-      return runMode(mode, ctx, { port: port ?? 8765, host, store });
+      return runMode(mode, ctx, { port: port ?? 8765, host, store, log });
     }
     const grpcPort = intFlag(values, 'grpc-port', 0, 65535);
     const noGrpc = booleanFlag(values, 'no-grpc');
@@ -137,6 +144,7 @@ export const serveCommand: Command = {
         storeSettings: storeSettingsFromEnv(io.env),
         logger: null,
         ...(inspector !== undefined ? { inspector } : {}),
+        ...(log ? { log } : {}),
       });
     } catch (error) {
       const inUse = demo.portInUse(error, port ?? demo.DEFAULT_PORT);

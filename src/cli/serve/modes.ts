@@ -18,6 +18,8 @@ import { connect } from '../connect.js';
 import { CliError, EXIT, UsageError, type ExitCode } from '../exit-codes.js';
 import { booleanFlag, stringFlag } from '../options.js';
 import { execAgent } from './exec-agent.js';
+import type { Logger } from '../../core/logger.js';
+import { requestLog } from '../../server/request-log.js';
 
 export type ServeMode = 'exec' | 'echo' | 'proxy' | 'mcp';
 
@@ -36,7 +38,7 @@ export function serveMode(values: CommandContext['values']): ServeMode | undefin
 export async function runMode(
   mode: ServeMode,
   ctx: CommandContext,
-  listen: { port: number; host: string | undefined; store: string },
+  listen: { port: number; host: string | undefined; store: string; log?: Logger | undefined },
 ): Promise<ExitCode> {
   const { values, out, signal } = ctx;
   const quiet = booleanFlag(values, 'quiet');
@@ -56,7 +58,8 @@ export async function runMode(
                   `${call.error !== undefined ? `, ${call.error}` : ''}\n`,
               ),
       });
-      running = await serveHandler(createA2AHandler(service), listen);
+      const middleware = listen.log ? [requestLog(listen.log)] : [];
+      running = await serveHandler(createA2AHandler(service, { middleware }), listen);
       what = `a gateway to ${client.card.name} at ${upstream}`;
     } else if (mode === 'mcp') {
       const target = stringFlag(values, 'mcp') as string;
@@ -90,11 +93,13 @@ export async function runMode(
             })
           : echoAgent(card);
       const opened = await openStore(listen.store, storeSettingsFromEnv(ctx.io.env));
+      const { log } = listen;
       running = await serve(agent, {
         port: listen.port,
         host: listen.host ?? '127.0.0.1',
         logger: null,
         ...opened.serverOptions,
+        ...(log ? { log, middleware: [requestLog(log)] } : {}),
       });
       what =
         mode === 'exec'

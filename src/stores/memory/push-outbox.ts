@@ -141,6 +141,6 @@ function pairKey(d: Pick<NewDelivery, 'taskId' | 'configId'>): string {
 }
 
 function claimed(row: Row, claim: string): ClaimedDelivery {
-  const { id, scope, taskId, configId, seq, body, attempt } = row;
-  return { id, scope, taskId, configId, seq, body, attempt, claim };
+  const { id, scope, taskId, configId, seq, body, attempt, trace } = row;
+  return { id, scope, taskId, configId, seq, body, attempt, claim, ...(trace ? { trace } : {}) };
 }

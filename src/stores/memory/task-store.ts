@@ -142,7 +142,7 @@ export class MemoryTaskStore implements TaskStore, PushConfigStore {
       entry.seq = live.events.length;
       if (statusChanged) this.statusChanged(entry, live, now);
     }
-    if (options.push) this.fanOut(scope, entry, events, expectedSeq, options.push);
+    if (options.push) this.fanOut(scope, entry, events, expectedSeq, options.push, options.trace);
     return entry.seq;
   }
 
@@ -252,6 +252,7 @@ export class MemoryTaskStore implements TaskStore, PushConfigStore {
     events: readonly StreamResponse[],
     expectedSeq: number,
     push: AppendPush,
+    trace: AppendOptions['trace'],
   ): void {
     const configs = this.pushConfigs.get(entry.id);
     if (configs === undefined) return;
@@ -268,6 +269,7 @@ export class MemoryTaskStore implements TaskStore, PushConfigStore {
           configId,
           seq: expectedSeq + i + 1,
           body,
+          ...(trace ? { trace } : {}),
         });
       }
     }

@@ -2,9 +2,10 @@
  * PostgreSQL EventBus: LISTEN/NOTIFY on one channel per schema (`<schema>_events`), so instances
  * sharing a PostgreSQL store fan events out to each other with no other server to run.
  *
- * - Payload `{"taskId","seq","event"}`; when that exceeds `maxPayloadBytes` (PostgreSQL refuses
- *   payloads of 8,000 bytes and more) only `{"taskId","seq"}` is sent and the receiving bus reads
- *   the entry from the store (`store` option). Later entries of that task wait for it, so
+ * - Payload `{"taskId","seq","event"}`, plus `"trace"` and `"at"` (the entry's `trace` and
+ *   `publishedAt`, when tracing set them); when that exceeds `maxPayloadBytes` (PostgreSQL refuses
+ *   payloads of 8,000 bytes and more) the event is left out and the receiving bus reads the entry
+ *   from the store (`store` option). Later entries of that task wait for it, so
  *   delivery order per task always holds.
  * - Per task, entries are delivered with strictly increasing seq: an older or repeated one is
  *   dropped (the log has it; a stream that sees a gap reads the log).
@@ -46,6 +47,8 @@ interface Notice {
   taskId: string;
   seq: number;
   event?: LogEntry['event'];
+  trace?: Record<string, string>;
+  at?: number;
 }
 
 /** Live fan-out across every instance connected to the same PostgreSQL schema. */
@@ -86,11 +89,12 @@ export class PostgresEventBus implements EventBus {
 
   async publish(taskId: string, entry: LogEntry): Promise<void> {
     if (this.closed) throw new Error('a2a-kit: the event bus is closed');
-    let payload = JSON.stringify({ taskId, seq: entry.seq, event: entry.event });
+    const { seq, event, trace, publishedAt: at } = entry;
+    let payload = JSON.stringify(trace ? { taskId, seq, event, trace, at } : { taskId, seq, event });
     // Cheap length test first: UTF-8 never takes more than 3 bytes per UTF-16 unit.
     if (payload.length * 3 > this.maxPayloadBytes) {
       if (Buffer.byteLength(payload) > this.maxPayloadBytes) {
-        payload = JSON.stringify({ taskId, seq: entry.seq });
+        payload = JSON.stringify(trace ? { taskId, seq, trace, at } : { taskId, seq });
       }
     }
     await this.conn.pool.query({
@@ -157,8 +161,14 @@ export class PostgresEventBus implements EventBus {
     const sub = this.subscriptions.get(notice.taskId);
     if (!sub) return;
     const { taskId, seq, event } = notice;
-    if (event && sub.pending === 0) this.emit(sub, { seq, event });
-    else this.later(sub, async () => (event ? { seq, event } : this.read(taskId, seq)));
+    const traced = tracing(notice);
+    if (event && sub.pending === 0) this.emit(sub, { seq, event, ...traced });
+    else {
+      this.later(sub, async () => {
+        const entry = event ? { seq, event } : await this.read(taskId, seq);
+        return entry && { ...entry, ...traced };
+      });
+    }
   }
 
   /** After a reconnection: the tail of each subscribed task, to reveal gaps to subscribers. */
@@ -203,6 +213,15 @@ export class PostgresEventBus implements EventBus {
       }
     }
   }
+}
+
+/** The trace fields of a notice, when it carries well-formed ones. */
+function tracing(notice: Notice): Pick<LogEntry, 'trace' | 'publishedAt'> {
+  const { trace, at } = notice;
+  if (typeof trace !== 'object' || trace === null) return {};
+  const carried: Record<string, string> = {};
+  for (const [k, v] of Object.entries(trace)) if (typeof v === 'string') carried[k] = v;
+  return typeof at === 'number' ? { trace: carried, publishedAt: at } : { trace: carried };
 }
 
 function isNotice(value: unknown): value is Notice {

@@ -114,6 +114,13 @@ export const MIGRATIONS: readonly Migration[] = [
         ADD COLUMN indexed_at timestamptz NOT NULL DEFAULT now();
     `,
   },
+  {
+    version: 5,
+    name: 'trace context of push deliveries',
+    // The W3C trace context (JSON object) of the write that enqueued a delivery, so the webhook
+    // request continues the task's trace, whichever instance sends it; NULL when none.
+    up: (s) => `ALTER TABLE ${s}.push_outbox ADD COLUMN trace text;`,
+  },
 ];
 
 /** The schema version this code expects. */

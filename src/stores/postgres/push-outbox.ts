@@ -14,6 +14,7 @@ import type {
 } from '../types.js';
 import type { PushStatements } from './push-statements.js';
 import type { Statement } from './statements.js';
+import { carrier } from '../carrier.js';
 
 interface Row {
   id: string;
@@ -23,6 +24,7 @@ interface Row {
   owner: string;
   seq: number;
   body: string;
+  trace: string | null;
   attempt: number;
 }
 
@@ -42,6 +44,7 @@ export class PostgresPushOutbox implements PushOutbox {
       deliveries.map((d) => d.configId),
       deliveries.map((d) => d.seq),
       deliveries.map((d) => d.body),
+      deliveries.map((d) => (d.trace ? JSON.stringify(d.trace) : null)),
     ]);
   }
 
@@ -95,5 +98,6 @@ function delivery(row: Row): NewDelivery {
     configId: row.config_id,
     seq: row.seq,
     body: row.body,
+    ...carrier(row.trace),
   };
 }

@@ -11,7 +11,7 @@ export function pushStatements(schema: string, s: string) {
     name: statementName(schema, name),
     text,
   });
-  const columns = `id, task_id, config_id, tenant, owner, seq, body, attempt, state, last_error,
+  const columns = `id, task_id, config_id, tenant, owner, seq, body, trace, attempt, state, last_error,
     (extract(epoch FROM next_attempt_at) * 1000)::float8 AS next_attempt_at`;
   return {
     /** $1 task id, $2 tenant, $3 owner, $4 config id, $5 config json. Nothing when no such task. */
@@ -43,14 +43,15 @@ export function pushStatements(schema: string, s: string) {
     ),
     /**
      * Deliveries for configs that (still) exist, scope taken from the config; a repeated
-     * (task, config, seq) is skipped. $1 ids, $2 task ids, $3 config ids, $4 seqs, $5 bodies.
+     * (task, config, seq) is skipped. $1 ids, $2 task ids, $3 config ids, $4 seqs, $5 bodies,
+     * $6 trace contexts (JSON or null).
      */
     enqueue: named(
       'push_enqueue',
-      `INSERT INTO ${s}.push_outbox (id, task_id, config_id, tenant, owner, seq, body)
-       SELECT d.id, d.task_id, d.config_id, c.tenant, c.owner, d.seq, d.body
-       FROM unnest($1::text[], $2::text[], $3::text[], $4::integer[], $5::text[])
-         AS d(id, task_id, config_id, seq, body)
+      `INSERT INTO ${s}.push_outbox (id, task_id, config_id, tenant, owner, seq, body, trace)
+       SELECT d.id, d.task_id, d.config_id, c.tenant, c.owner, d.seq, d.body, d.trace
+       FROM unnest($1::text[], $2::text[], $3::text[], $4::integer[], $5::text[], $6::text[])
+         AS d(id, task_id, config_id, seq, body, trace)
        JOIN ${s}.push_configs c ON c.task_id = d.task_id COLLATE "C" AND c.id = d.config_id COLLATE "C"
        ON CONFLICT DO NOTHING`,
     ),
@@ -75,8 +76,8 @@ export function pushStatements(schema: string, s: string) {
        SET lease_until = now() + $2::integer * interval '1 millisecond',
            claim = gen_random_uuid()::text
        FROM due WHERE o.id = due.id
-       RETURNING o.id, o.task_id, o.config_id, o.tenant, o.owner, o.seq, o.body, o.attempt,
-         o.claim`,
+       RETURNING o.id, o.task_id, o.config_id, o.tenant, o.owner, o.seq, o.body, o.trace,
+         o.attempt, o.claim`,
     ),
     /** $1 id, $2 claim. */
     complete: named('push_complete', `DELETE FROM ${s}.push_outbox WHERE id = $1 AND claim = $2`),

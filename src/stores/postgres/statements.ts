@@ -56,7 +56,8 @@ export function statements(schema: string, s: string) {
      * $1 id, $2 tenant, $3 owner, $4 expected seq, $5 events json array, $6 count,
      * $7 allowed states, $8 new state, $9 new status_ts, $10 terminal, $11 messageId, $12 fingerprint,
      * $13 positions (1-based) of the events to enqueue as push deliveries, one per push config
-     * of the task, in the same statement (so in the same transaction as the events).
+     * of the task, in the same statement (so in the same transaction as the events),
+     * $14 their trace context (JSON text or null).
      */
     append: named(
       'append',
@@ -80,9 +81,9 @@ export function statements(schema: string, s: string) {
          ON CONFLICT (tenant, owner, message_id) DO UPDATE SET task_id = EXCLUDED.task_id,
            fingerprint = EXCLUDED.fingerprint, indexed_at = now()
        ), push AS (
-         INSERT INTO ${s}.push_outbox (id, task_id, config_id, tenant, owner, seq, body)
+         INSERT INTO ${s}.push_outbox (id, task_id, config_id, tenant, owner, seq, body, trace)
          SELECT gen_random_uuid()::text, upd.id, c.id, c.tenant, c.owner,
-                $4::integer + e.ord, e.body::text
+                $4::integer + e.ord, e.body::text, $14::text
          FROM upd
          JOIN ${s}.push_configs c ON c.task_id = upd.id
          CROSS JOIN json_array_elements($5::json) WITH ORDINALITY AS e(body, ord)

@@ -171,6 +171,7 @@ export class PostgresTaskStore implements TaskStore, PushConfigStore, LogSource 
       options.messageId ?? null,
       options.fingerprint ?? '',
       pushed,
+      options.trace ? JSON.stringify(options.trace) : null,
     ]);
     const row = rows[0];
     if (!row) throw await this.refusal(scope, taskId, events, expectedSeq);

@@ -125,6 +125,15 @@ export const SQLITE_MIGRATIONS: readonly SqliteMigration[] = [
       ALTER TABLE messages ADD COLUMN indexed_at INTEGER NOT NULL DEFAULT 0;
     `,
   },
+  {
+    version: 5,
+    name: 'trace context of push deliveries',
+    sql: `
+      -- The W3C trace context (JSON object) of the write that enqueued a delivery, so the
+      -- webhook request continues the task's trace after a restart too; NULL when none.
+      ALTER TABLE push_outbox ADD COLUMN trace TEXT;
+    `,
+  },
 ];
 
 /** The schema version this code writes. */

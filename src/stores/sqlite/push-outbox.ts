@@ -10,7 +10,9 @@ import type {
   NewDelivery,
   PushOutbox,
   StoredDelivery,
+  TraceCarrier,
 } from '../types.js';
+import { carrier } from '../carrier.js';
 
 type Stmt<P extends unknown[], R = unknown> = Database.Statement<P, R>;
 
@@ -26,10 +28,11 @@ interface Row {
   state: string;
   next_attempt_at: number;
   last_error: string | null;
+  trace: string | null;
 }
 
 const COLUMNS = `id, task_id, config_id, tenant, owner, seq, body, attempt, state, next_attempt_at,
-  last_error`;
+  last_error, trace`;
 
 /** A PushOutbox in a2a-kit's SQLite schema; `SqliteTaskStore#pushOutbox()` returns one. */
 export class SqlitePushOutbox implements PushOutbox {
@@ -41,7 +44,9 @@ export class SqlitePushOutbox implements PushOutbox {
   private readonly giveUp: Stmt<[error: string, id: string, claim: string]>;
   private readonly free: Stmt<[id: string, claim: string]>;
   private readonly byTask: Stmt<[taskId: string], Row>;
-  private readonly fanout: Stmt<[{ taskId: string; seq: number; body: string; now: number }]>;
+  private readonly fanout: Stmt<
+    [{ taskId: string; seq: number; body: string; now: number; trace: string | null }]
+  >;
   private readonly enqueueTx;
   private readonly claimTx;
 
@@ -51,8 +56,8 @@ export class SqlitePushOutbox implements PushOutbox {
   ) {
     this.insert = db.prepare(
       `INSERT OR IGNORE INTO push_outbox
-         (id, task_id, config_id, tenant, owner, seq, body, next_attempt_at)
-       VALUES (@id, @taskId, @configId, @tenant, @owner, @seq, @body, @now)`,
+         (id, task_id, config_id, tenant, owner, seq, body, next_attempt_at, trace)
+       VALUES (@id, @taskId, @configId, @tenant, @owner, @seq, @body, @now, @trace)`,
     );
     this.due = db.prepare(
       `SELECT ${COLUMNS} FROM push_outbox o
@@ -80,8 +85,8 @@ export class SqlitePushOutbox implements PushOutbox {
     // One delivery per config of the task; the config row carries the task's scope.
     this.fanout = db.prepare(
       `INSERT OR IGNORE INTO push_outbox
-         (id, task_id, config_id, tenant, owner, seq, body, next_attempt_at)
-       SELECT lower(hex(randomblob(16))), task_id, id, tenant, owner, @seq, @body, @now
+         (id, task_id, config_id, tenant, owner, seq, body, next_attempt_at, trace)
+       SELECT lower(hex(randomblob(16))), task_id, id, tenant, owner, @seq, @body, @now, @trace
        FROM push_configs WHERE task_id = @taskId`,
     );
     this.enqueueTx = db.transaction((rows: readonly NewRow[]) => {
@@ -109,6 +114,7 @@ export class SqlitePushOutbox implements PushOutbox {
         seq: d.seq,
         body: d.body,
         now,
+        trace: d.trace ? JSON.stringify(d.trace) : null,
       })),
     );
   }
@@ -118,8 +124,9 @@ export class SqlitePushOutbox implements PushOutbox {
    * transaction (the append that writes the entry): both are committed, or neither. Returns
    * how many it enqueued.
    */
-  fanOut(taskId: string, seq: number, body: string): number {
-    return this.fanout.run({ taskId, seq, body, now: this.clock() }).changes;
+  fanOut(taskId: string, seq: number, body: string, trace?: TraceCarrier): number {
+    const carried = trace ? JSON.stringify(trace) : null;
+    return this.fanout.run({ taskId, seq, body, now: this.clock(), trace: carried }).changes;
   }
 
   async claim(limit: number, leaseMs: number): Promise<ClaimedDelivery[]> {
@@ -163,6 +170,7 @@ interface NewRow {
   seq: number;
   body: string;
   now: number;
+  trace: string | null;
 }
 
 function delivery(row: Row): NewDelivery {
@@ -173,5 +181,7 @@ function delivery(row: Row): NewDelivery {
     configId: row.config_id,
     seq: row.seq,
     body: row.body,
+    ...carrier(row.trace),
   };
 }
+

@@ -321,7 +321,9 @@ export class SqliteTaskStore implements TaskStore, PushConfigStore {
     for (const event of events) {
       const body = JSON.stringify(event);
       this.sql.insertEvent.run(taskId, ++seq, body);
-      if (push?.select(event)) pushed += this.pushOutbox().fanOut(taskId, seq, body);
+      if (push?.select(event)) {
+        pushed += this.pushOutbox().fanOut(taskId, seq, body, options.trace);
+      }
     }
     const finished = status ? isTerminal(status.state) : false;
     const advanced = { id: taskId, expected: expectedSeq, seq, now: Date.now() };

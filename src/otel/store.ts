@@ -1,0 +1,112 @@
+/**
+ * A task store with its appends traced and timed: each append is an `a2a.store.append` span
+ * (child of the writer: the agent's execution, a CancelTask) and a latency measurement; the push
+ * deliveries it enqueues carry its trace context (AppendOptions.trace), so each webhook request
+ * continues the task's trace, even when another instance or a restarted process sends it.
+ * Tasks reaching a terminal or interrupted state are counted by state. Give the same wrapped
+ * store to the server and to the push notifier (their shared outbox is how deliveries are
+ * enqueued in the append's own transaction).
+ */
+import { SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
+import type { StreamResponse } from '../core/schemas/index.js';
+import { isSettled } from '../core/task-state.js';
+import type { NewDelivery, PushOutbox, StoreFacets, TaskStore } from '../stores/types.js';
+import { ATTR, SPAN } from './names.js';
+import type { TelemetryRuntime } from './runtime.js';
+
+/** `store` with its appends traced and measured by `runtime`. */
+export function tracedStore(runtime: TelemetryRuntime, store: TaskStore): TaskStore {
+  const facets = tracedFacets(runtime, store.facets);
+  return {
+    create: (scope, task, options) => store.create(scope, task, options),
+    async append(scope, taskId, events, expectedSeq, options) {
+      const tracer = runtime.tracer();
+      const meters = runtime.metrics();
+      if (tracer === undefined && meters === undefined) {
+        return store.append(scope, taskId, events, expectedSeq, options);
+      }
+      const started = performance.now();
+      const parent = runtime.active();
+      const span = tracer?.startSpan(
+        SPAN.append,
+        {
+          kind: SpanKind.INTERNAL,
+          attributes: { [ATTR.taskId]: taskId, [ATTR.appendEvents]: events.length },
+        },
+        parent,
+      );
+      const carried = span ? runtime.inject(trace.setSpan(parent, span), {}) : undefined;
+      try {
+        const seq = await store.append(
+          scope,
+          taskId,
+          events,
+          expectedSeq,
+          carried ? { ...options, trace: carried } : options,
+        );
+        const state = settledState(events);
+        if (state !== undefined) {
+          span?.setAttribute(ATTR.taskState, state);
+          meters?.taskOutcomes.add(1, { [ATTR.taskState]: state });
+        }
+        return seq;
+      } catch (error) {
+        span?.setStatus({ code: SpanStatusCode.ERROR, message: String(error) });
+        span?.setAttribute(ATTR.errorType, error instanceof Error ? error.name : 'Error');
+        throw error;
+      } finally {
+        meters?.appendDuration.record((performance.now() - started) / 1000);
+        span?.end();
+      }
+    },
+    get: (scope, taskId) => store.get(scope, taskId),
+    events: (scope, taskId, afterSeq, limit, maxBytes) =>
+      store.events(scope, taskId, afterSeq, limit, maxBytes),
+    list: (scope, query) => store.list(scope, query),
+    findByMessageId: (scope, messageId) => store.findByMessageId(scope, messageId),
+    delete: (scope, taskId) => store.delete(scope, taskId),
+    close: () => store.close(),
+    facets,
+  };
+}
+
+/** The state a batch leaves the task in, when it is terminal or interrupted. */
+function settledState(events: readonly StreamResponse[]): string | undefined {
+  let state: string | undefined;
+  for (const e of events) {
+    if ('statusUpdate' in e) {
+      const s = e.statusUpdate.status.state;
+      state = isSettled(s) ? s : undefined;
+    }
+  }
+  return state;
+}
+
+/** The facets with an outbox whose deliveries carry the active trace context. */
+function tracedFacets(
+  runtime: TelemetryRuntime,
+  facets: StoreFacets | undefined,
+): StoreFacets | undefined {
+  const outbox = facets?.pushOutbox;
+  if (facets === undefined || outbox === undefined) return facets;
+  return { ...facets, pushOutbox: tracedOutbox(runtime, outbox) };
+}
+
+function tracedOutbox(runtime: TelemetryRuntime, outbox: PushOutbox): PushOutbox {
+  return {
+    enqueue(deliveries) {
+      if (runtime.tracer() === undefined) return outbox.enqueue(deliveries);
+      const carried = runtime.inject(runtime.active(), {});
+      if (Object.keys(carried).length === 0) return outbox.enqueue(deliveries);
+      return outbox.enqueue(
+        deliveries.map((d): NewDelivery => (d.trace ? d : { ...d, trace: carried })),
+      );
+    },
+    claim: (limit, leaseMs) => outbox.claim(limit, leaseMs),
+    complete: (ref) => outbox.complete(ref),
+    retry: (ref, delayMs, error) => outbox.retry(ref, delayMs, error),
+    fail: (ref, error) => outbox.fail(ref, error),
+    release: (ref) => outbox.release(ref),
+    list: (taskId) => outbox.list(taskId),
+  };
+}

@@ -1,0 +1,106 @@
+/**
+ * The real OpenTelemetry SDK for the tests of a2a-kit/otel: a tracer provider exporting to
+ * memory, a meter provider read on demand, W3C trace context + baggage propagation and the
+ * AsyncLocalStorage context manager (as NodeSDK sets them up), plus helpers to read the span tree.
+ */
+import { SpanStatusCode, context, type TextMapPropagator } from '@opentelemetry/api';
+import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
+import {
+  CompositePropagator,
+  W3CBaggagePropagator,
+  W3CTraceContextPropagator,
+} from '@opentelemetry/core';
+import {
+  MeterProvider,
+  MetricReader,
+  type DataPoint,
+  type Histogram,
+} from '@opentelemetry/sdk-metrics';
+import {
+  BasicTracerProvider,
+  InMemorySpanExporter,
+  SimpleSpanProcessor,
+  type ReadableSpan,
+} from '@opentelemetry/sdk-trace-base';
+
+/** A metric reader the test collects from when it wants. */
+class OnDemandReader extends MetricReader {
+  protected override async onForceFlush(): Promise<void> {}
+  protected override async onShutdown(): Promise<void> {}
+}
+
+/** One SDK setup: spans in memory, metrics on demand. */
+export function testSdk() {
+  const contextManager = new AsyncLocalStorageContextManager().enable();
+  context.setGlobalContextManager(contextManager);
+  const exporter = new InMemorySpanExporter();
+  const tracerProvider = new BasicTracerProvider({
+    spanProcessors: [new SimpleSpanProcessor(exporter)],
+  });
+  const reader = new OnDemandReader();
+  const meterProvider = new MeterProvider({ readers: [reader] });
+  const propagator: TextMapPropagator = new CompositePropagator({
+    propagators: [new W3CTraceContextPropagator(), new W3CBaggagePropagator()],
+  });
+  return {
+    exporter,
+    tracerProvider,
+    meterProvider,
+    propagator,
+    spans: () => exporter.getFinishedSpans(),
+    /** Data points of one metric, by name. */
+    async points(name: string): Promise<DataPoint<number | Histogram>[]> {
+      const { resourceMetrics } = await reader.collect();
+      for (const scope of resourceMetrics.scopeMetrics) {
+        for (const metric of scope.metrics) {
+          if (metric.descriptor.name === name) {
+            return metric.dataPoints as DataPoint<number | Histogram>[];
+          }
+        }
+      }
+      return [];
+    },
+    async shutdown() {
+      await tracerProvider.shutdown();
+      await meterProvider.shutdown();
+      context.disable();
+    },
+  };
+}
+
+/** The parent span id of a finished span ('' for a root). */
+export function parentOf(span: ReadableSpan): string {
+  return span.parentSpanContext?.spanId ?? '';
+}
+
+/** An indented text rendering of the span tree of one trace, children in start order. */
+export function renderTree(
+  spans: readonly ReadableSpan[],
+  attributes: readonly string[] = [],
+): string {
+  const ids = new Set(spans.map((s) => s.spanContext().spanId));
+  const children = new Map<string, ReadableSpan[]>();
+  for (const s of spans) {
+    const parent = ids.has(parentOf(s)) ? parentOf(s) : '';
+    children.set(parent, [...(children.get(parent) ?? []), s]);
+  }
+  const kinds = ['INTERNAL', 'SERVER', 'CLIENT', 'PRODUCER', 'CONSUMER'];
+  const lines: string[] = [];
+  const walk = (id: string, depth: number) => {
+    const list = [...(children.get(id) ?? [])].sort(
+      (a, b) => a.startTime[0] - b.startTime[0] || a.startTime[1] - b.startTime[1],
+    );
+    for (const s of list) {
+      const shown = attributes
+        .filter((a) => s.attributes[a] !== undefined)
+        .map((a) => `${a}=${String(s.attributes[a])}`);
+      const error = s.status.code === SpanStatusCode.ERROR ? ' ERROR' : '';
+      lines.push(
+        `${'  '.repeat(depth)}${s.name} [${kinds[s.kind] ?? s.kind}]${error}${shown.length ? ' ' + shown.join(' ') : ''}`,
+      );
+      walk(s.spanContext().spanId, depth + 1);
+    }
+  };
+  walk('', 0);
+  return lines.join('\n');
+}
