@@ -50,6 +50,7 @@ import { TaskOwnership, type OwnershipOptions } from './ownership.js';
 import { recoverTask } from './recovery.js';
 import { InterruptedTasks, type InterruptedOptions } from './interrupted.js';
 import { acceptedInputModes } from './media-types.js';
+import { resumeSeq } from './event-ids.js';
 import { TaskLog } from './task-log.js';
 import { TaskRunner } from './task-runner.js';
 import { openTaskStream, type StreamStart } from './task-stream.js';
@@ -338,11 +339,13 @@ export class A2AServer {
             first: { id: String(started.seq), event: { task: started.resumed } },
           }
         : { mode: 'snapshot' };
-    return openTaskStream({
+    const stream = await openTaskStream({
       ...this.streamBase(scope, started.taskId, call),
       start,
       closeWhen: isSettled,
     });
+    call.firstEventId = stream.firstEventId;
+    return stream;
   }
 
   /** GetTask (spec §3.1.3). */
@@ -441,19 +444,14 @@ export class A2AServer {
     const scope = this.admit(call);
     this.requireStreaming();
     const record = await this.record(scope, params.id);
-    const afterSeq = parseLastEventId(params.lastEventId);
+    const afterSeq = await resumeSeq(
+      this.store,
+      scope,
+      params.id,
+      params.lastEventId,
+      record.seq,
+    );
     const terminal = isTerminal(record.task.status.state);
-    if (afterSeq !== undefined && afterSeq > record.seq) {
-      throw new A2AError(
-        'INVALID_PARAMS',
-        `Last-Event-ID ${afterSeq} is beyond the last event (${record.seq}) of task ${params.id}`,
-        {
-          fieldViolations: [
-            { field: 'Last-Event-ID', description: 'is not an event of this task' },
-          ],
-        },
-      );
-    }
     if (terminal && (afterSeq === undefined || afterSeq >= record.seq)) {
       throw new A2AError(
         'UNSUPPORTED_OPERATION',
@@ -467,11 +465,13 @@ export class A2AServer {
       afterSeq === undefined
         ? { mode: 'snapshot' as const }
         : { mode: 'replay' as const, afterSeq };
-    return openTaskStream({
+    const stream = await openTaskStream({
       ...this.streamBase(scope, params.id, call),
       start,
       closeWhen: isTerminal,
     });
+    call.firstEventId = stream.firstEventId;
+    return stream;
   }
 
   /** CreateTaskPushNotificationConfig (spec §3.1.7): the stored config with its id. */
@@ -617,23 +617,6 @@ function idempotencyOf(option: A2AServerOptions['idempotency']): IdempotencyOpti
     throw new Error(`idempotency.windowMs must be a non-negative number of ms, not ${windowMs}`);
   }
   return { windowMs };
-}
-
-function parseLastEventId(value: string | undefined): number | undefined {
-  if (value === undefined || value === '') return undefined;
-  const n = Number(value);
-  if (!Number.isSafeInteger(n) || n < 0) {
-    throw new A2AError(
-      'INVALID_PARAMS',
-      `Last-Event-ID must be an event id this server sent, not "${value}"`,
-      {
-        fieldViolations: [
-          { field: 'Last-Event-ID', description: 'must be a non-negative integer' },
-        ],
-      },
-    );
-  }
-  return n;
 }
 
 async function drain(stream: AsyncIterable<unknown>): Promise<void> {
