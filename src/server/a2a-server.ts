@@ -126,9 +126,10 @@ export interface MemoryLimits {
   /** One catch-up page read from the log for a stream. Default 4 MiB. */
   streamPageBytes?: number;
   /**
-   * What one task may hold: a message that would take a task's history and artifacts past this
-   * many bytes is refused with INVALID_PARAMS saying so (start a new task in the same context).
-   * Default 64 MiB.
+   * What one task may hold (history and artifacts, approximate JSON bytes), on every store: a
+   * client message that would take a task past it is refused with INVALID_PARAMS saying so
+   * (start a new task in the same context); an agent write that would is not recorded and the
+   * task is FAILED with a status message naming this option. Default 64 MiB.
    */
   maxTaskBytes?: number;
   /**
@@ -198,6 +199,7 @@ export class A2AServer {
       notifier: this.notifier,
       pushConfigs: configs,
       logger,
+      maxTaskBytes: options.memory?.maxTaskBytes ?? DEFAULT_MAX_TASK_BYTES,
     });
     // A store this server created itself is used by no other instance: nothing to own.
     const facets = options.store && options.ownership !== false ? this.store.facets : undefined;
@@ -444,13 +446,7 @@ export class A2AServer {
     const scope = this.admit(call);
     this.requireStreaming();
     const record = await this.record(scope, params.id);
-    const afterSeq = await resumeSeq(
-      this.store,
-      scope,
-      params.id,
-      params.lastEventId,
-      record.seq,
-    );
+    const afterSeq = await resumeSeq(this.store, scope, params.id, params.lastEventId, record.seq);
     const terminal = isTerminal(record.task.status.state);
     if (terminal && (afterSeq === undefined || afterSeq >= record.seq)) {
       throw new A2AError(

@@ -17,6 +17,7 @@ import { messageSize, taskSize } from './event-size.js';
 import { messageFingerprint } from './fingerprint.js';
 import { checkParts } from './media-types.js';
 import { pushNotSupported, type PushConfigs } from './push-configs.js';
+import { TaskBudgetError } from './task-log.js';
 import type { InterruptedTasks } from './interrupted.js';
 import type { StartResult, TaskRunner } from './task-runner.js';
 
@@ -197,16 +198,7 @@ export class MessageIntake {
     const held = taskSize(task);
     const { maxTaskBytes } = this.options;
     if (held + messageSize(message) > maxTaskBytes) {
-      throw new A2AError(
-        'INVALID_PARAMS',
-        `Task ${task.id} holds about ${held} bytes of history and artifacts; this message would take it past the limit of ${maxTaskBytes} bytes: send smaller content, or start a new task in the same context`,
-        {
-          fieldViolations: [
-            { field: 'message', description: `would take the task past ${maxTaskBytes} bytes` },
-          ],
-          metadata: { taskId: task.id, maxTaskBytes: String(maxTaskBytes) },
-        },
-      );
+      throw new TaskBudgetError(task.id, held + messageSize(message), maxTaskBytes);
     }
     await register?.(task.id);
     return runner.start({
