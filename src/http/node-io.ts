@@ -6,6 +6,7 @@
  * honouring backpressure, and a client that goes away stops the source (never cancels the task,
  * spec §3.5.2).
  */
+import { concatBytes } from './body.js';
 import type { HttpResponse } from './types.js';
 
 /** The parts of a Node `IncomingMessage` this file uses. */
@@ -76,7 +77,7 @@ export function readNodeBody(req: NodeRequestLike, maxBodyBytes: number): Promis
     };
     const onEnd = () => {
       cleanup();
-      resolve(concat(chunks, total));
+      resolve(concatBytes(chunks, total));
     };
     const onAbort = () => {
       cleanup();
@@ -87,17 +88,6 @@ export function readNodeBody(req: NodeRequestLike, maxBodyBytes: number): Promis
     req.on('error', onAbort);
     req.on('close', onAbort);
   });
-}
-
-function concat(chunks: readonly Uint8Array[], total: number): Uint8Array {
-  if (chunks.length === 1 && chunks[0] !== undefined) return chunks[0];
-  const body = new Uint8Array(total);
-  let offset = 0;
-  for (const chunk of chunks) {
-    body.set(chunk, offset);
-    offset += chunk.byteLength;
-  }
-  return body;
 }
 
 /** An AbortSignal aborted when `res` closes before the reply was finished (a disconnect). */

@@ -52,12 +52,20 @@ async function run(server: A2AServer, text: string): Promise<Task> {
 
 /** Registers the cases; `open` gives a fresh store (closed by the server). */
 export function taskBudgetCases(open: () => Promise<TaskStore>): void {
-  const server = async () =>
-    new A2AServer({ agent, store: await open(), logger: null, memory: { maxTaskBytes: BUDGET } });
-
-  it('fails the task when the agent outgrows it, recording nothing of that write', async () => {
-    const a2a = await server();
+  /** Runs `body` against a server on a fresh store with the budget, then closes it. */
+  const withServer = async (body: (a2a: A2AServer) => Promise<void>) => {
+    const store = await open();
+    const a2a = new A2AServer({ agent, store, logger: null, memory: { maxTaskBytes: BUDGET } });
     try {
+      await body(a2a);
+    } finally {
+      await a2a.idle();
+      await a2a.close();
+    }
+  };
+
+  it('fails the task when the agent outgrows it, recording nothing of that write', () =>
+    withServer(async (a2a) => {
       const task = await run(a2a, 'chunks 5'); // 5 × 20 KiB: the 4th chunk passes 64 KiB
       expect(task.status.state).toBe('TASK_STATE_FAILED');
       const text = textOf(task.status.message ?? { parts: [] });
@@ -69,40 +77,25 @@ export function taskBudgetCases(open: () => Promise<TaskStore>): void {
       const log = await a2a.store.events({ tenant: '', owner: '' }, task.id, 0, 100);
       expect(log.filter((e) => 'artifactUpdate' in e.event)).toHaveLength(3);
       expect(log.at(-1)?.event).toHaveProperty('statusUpdate.status.state', 'TASK_STATE_FAILED');
-    } finally {
-      await a2a.idle();
-      await a2a.close();
-    }
-  });
+    }));
 
-  it('counts status messages: one past the budget fails the task', async () => {
-    const a2a = await server();
-    try {
+  it('counts status messages: one past the budget fails the task', () =>
+    withServer(async (a2a) => {
       const task = await run(a2a, 'status 0');
       expect(task.status.state).toBe('TASK_STATE_FAILED');
       expect(textOf(task.status.message ?? { parts: [] })).toContain('memory.maxTaskBytes');
       expect(task.history?.some((m) => textOf(m).startsWith('sss'))).toBe(false);
-    } finally {
-      await a2a.idle();
-      await a2a.close();
-    }
-  });
+    }));
 
-  it('counts an artifact replaced under its id once', async () => {
-    const a2a = await server();
-    try {
+  it('counts an artifact replaced under its id once', () =>
+    withServer(async (a2a) => {
       const task = await run(a2a, 'replace 6'); // 6 × 20 KiB sent, 20 KiB held
       expect(task.status.state).toBe('TASK_STATE_COMPLETED');
       expect(task.artifacts?.[0]?.parts.map((p) => p.text?.slice(0, 2))).toEqual(['5:']);
-    } finally {
-      await a2a.idle();
-      await a2a.close();
-    }
-  });
+    }));
 
-  it('refuses a client message past it with INVALID_PARAMS, new task or follow-up', async () => {
-    const a2a = await server();
-    try {
+  it('refuses a client message past it with INVALID_PARAMS, new task or follow-up', () =>
+    withServer(async (a2a) => {
       const big = 'b'.repeat(BUDGET);
       const first = await run(a2a, `ask ${big}`).catch((e: unknown) => e);
       expect(first).toBeInstanceOf(A2AError);
@@ -115,9 +108,5 @@ export function taskBudgetCases(open: () => Promise<TaskStore>): void {
       const kept = await a2a.getTask({ id: asked.id }, {});
       expect(kept.status.state).toBe('TASK_STATE_INPUT_REQUIRED');
       expect(kept.history).toEqual(asked.history);
-    } finally {
-      await a2a.idle();
-      await a2a.close();
-    }
-  });
+    }));
 }
