@@ -84,7 +84,7 @@ function writeObject(obj: object, ancestors: Set<object>, path: Path): string {
   }
   const record = obj as Record<string, unknown>;
   // RFC 8785 §3.2.3: sort by UTF-16 code units, which is exactly what `<` does on JS strings.
-  const keys = Object.keys(record).sort(compareUtf16);
+  const keys = sortKeys(Object.keys(record));
   let out = '{';
   let first = true;
   for (const key of keys) {
@@ -98,6 +98,24 @@ function writeObject(obj: object, ancestors: Set<object>, path: Path): string {
     path.pop();
   }
   return out + '}';
+}
+
+/**
+ * The keys in UTF-16 order, sorted in place: insertion sort for the few keys of most objects
+ * (no allocation, and nothing to do when already sorted), the built-in sort beyond.
+ */
+function sortKeys(keys: string[]): string[] {
+  if (keys.length > 16) return keys.sort(compareUtf16);
+  for (let i = 1; i < keys.length; i++) {
+    const key = keys[i]!;
+    let j = i - 1;
+    while (j >= 0 && keys[j]! > key) {
+      keys[j + 1] = keys[j]!;
+      j--;
+    }
+    keys[j + 1] = key;
+  }
+  return keys;
 }
 
 /** Orders strings by their UTF-16 code units (RFC 8785 §3.2.3), not by code points or locale. */

@@ -17,7 +17,7 @@ import { canonicalize } from '../security/jcs.js';
 /** What this module needs of `node:crypto` (the server imports no `node:*` module). */
 interface NativeCrypto {
   createHash(algorithm: 'sha256'): {
-    update(text: string, encoding: 'utf8'): { digest(): Uint8Array };
+    update(text: string, encoding: 'utf8'): { digest(encoding: 'base64url'): string };
   };
 }
 
@@ -25,17 +25,19 @@ const native = (
   globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }
 ).process?.getBuiltinModule?.('node:crypto') as NativeCrypto | undefined;
 
-/** SHA-256 of the UTF-8 text with the runtime's native hash. */
-export function nativeSha256(text: string, crypto: NativeCrypto): Uint8Array {
-  return crypto.createHash('sha256').update(text, 'utf8').digest();
+/** URL-safe base64 of the SHA-256 of the UTF-8 text, with the runtime's native hash. */
+export function nativeSha256(text: string, crypto: NativeCrypto): string {
+  return crypto.createHash('sha256').update(text, 'utf8').digest('base64url');
 }
 
-/** SHA-256 of the UTF-8 text in pure JavaScript (any runtime). */
-export function portableSha256(text: string): Uint8Array {
-  return sha256(new TextEncoder().encode(text));
+/** URL-safe base64 of the SHA-256 of the UTF-8 text, in pure JavaScript (any runtime). */
+export function portableSha256(text: string): string {
+  return toBase64Url(sha256(new TextEncoder().encode(text)));
 }
 
-/** 128 bits of SHA-256 over the canonical message, URL-safe base64 (22 characters). */
+/**
+ * The first 22 characters (132 bits) of the URL-safe base64 SHA-256 of the canonical message.
+ */
 export function messageFingerprint(message: Message): string {
   let text: string;
   try {
@@ -45,6 +47,5 @@ export function messageFingerprint(message: Message): string {
     // messages apart, only not across key orders.
     text = JSON.stringify(message);
   }
-  const digest = native ? nativeSha256(text, native) : portableSha256(text);
-  return toBase64Url(digest.subarray(0, 16));
+  return (native ? nativeSha256(text, native) : portableSha256(text)).slice(0, 22);
 }
