@@ -84,6 +84,12 @@ describe('isRepeat', () => {
     ['9', '10', true],
     ['b', 'a', false],
     ['a', 'a', true],
+    // gRPC cursors B+n (core/event-cursor.ts): one base compares by count
+    ['7+2', '7+1', false],
+    ['7+1', '7+1', true],
+    ['7', '7+1', true],
+    ['7+1', '7', false],
+    ['9+1', '7+3', false],
   ])('%s after %s → %s', (id, last, expected) => {
     expect(isRepeat(id, last)).toBe(expected);
   });

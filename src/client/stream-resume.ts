@@ -1,11 +1,13 @@
 /**
  * Automatic resumption of a dropped task stream (spec §3.5.1, checklist [122]; users' pain:
  * A2A#1635). When a stream breaks or ends before its task is terminal or interrupted, it is
- * reopened with SubscribeToTask + `Last-Event-ID` of the last event seen; events the server sends
- * again are dropped by their sequence id, so the caller sees every event exactly once. Bounded
- * attempts with backoff; the budget is restored whenever an event arrives.
+ * reopened with SubscribeToTask + `Last-Event-ID` (gRPC: `last-event-id` metadata) of the last
+ * event seen; events the server sends again are dropped by their id, so the caller sees every
+ * event exactly once. Bounded attempts with backoff; the budget is restored whenever an event
+ * arrives.
  */
 import { A2AError } from '../core/errors.js';
+import { isRepeatEventId } from '../core/event-cursor.js';
 import type { StreamResponse, Task, TaskState } from '../core/schemas/index.js';
 import { isSettled } from '../core/task-state.js';
 import { TransportError } from '../transport/errors.js';
@@ -65,14 +67,8 @@ export interface ResumeOptions extends RetryEnvironment {
   onResume?: ((notice: ResumeNotice) => void) | undefined;
 }
 
-/** True when `id` is not newer than `last` (numeric sequence ids; otherwise an exact repeat). */
-export function isRepeat(id: string, last: string | undefined): boolean {
-  if (last === undefined) return false;
-  if (/^\d+$/.test(id) && /^\d+$/.test(last)) {
-    return id.length === last.length ? id <= last : id.length < last.length;
-  }
-  return id === last;
-}
+/** True when event `id` is not newer than `last` (sequence numbers and gRPC cursors). */
+export const isRepeat: (id: string, last: string | undefined) => boolean = isRepeatEventId;
 
 /** The stream of `options.open()`, resumed transparently until its task settles. */
 export async function* resumableStream(options: ResumeOptions): AsyncGenerator<StreamItem> {

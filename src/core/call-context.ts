@@ -41,6 +41,11 @@ export interface CallContext {
   requestedExtensions?: readonly string[] | undefined;
   /** Filled by the server: the extensions it activated, for the `A2A-Extensions` reply header. */
   activatedExtensions?: string[] | undefined;
+  /**
+   * Filled by the server when it opens a task stream: the id of the stream's first event, as a
+   * cursor (core/event-cursor.ts). The gRPC binding sends it in the stream's initial metadata.
+   */
+  firstEventId?: string | undefined;
   /** The card's `protocolBinding` of the interface the call came in on (`JSONRPC`, `GRPC`, …). */
   protocolBinding?: string | undefined;
   /** The peer's IP address, when the transport knows it (quotas of anonymous callers). */

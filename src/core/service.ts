@@ -12,9 +12,9 @@ import type {
 } from './schemas/index.js';
 
 /**
- * One event of a stream with its SSE id, on both sides: the server's `id` (the log sequence
- * number) becomes the SSE `id:` line; the client's is the one the event arrived with (absent when
- * the binding has none, as in gRPC).
+ * One event of a stream with its id, on both sides: the server's `id` (the log sequence number)
+ * becomes the SSE `id:` line; the client's is the one the event arrived with (on gRPC, derived
+ * from the stream's first event id: core/event-cursor.ts).
  */
 export interface StreamItem {
   id?: string | undefined;
@@ -37,7 +37,7 @@ export interface A2AService {
 
 /**
  * SubscribeToTask's parameters as the server receives them: the request, plus the id of the last
- * event the client saw when it reconnects (SSE `Last-Event-ID`, set by the HTTP bindings).
+ * event the client saw when it reconnects (SSE `Last-Event-ID`, gRPC `last-event-id` metadata).
  */
 export type SubscribeToTaskParams = SubscribeToTaskRequest & {
   lastEventId?: string | undefined;

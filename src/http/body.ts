@@ -52,3 +52,15 @@ export function bodyText(req: HttpRequest, maxBodyBytes: number): string {
   }
   return body;
 }
+
+/** The chunks of a body read in pieces, as one array (the chunk itself when there is one). */
+export function concatBytes(chunks: readonly Uint8Array[], total: number): Uint8Array {
+  if (chunks.length === 1 && chunks[0] !== undefined) return chunks[0];
+  const body = new Uint8Array(total);
+  let offset = 0;
+  for (const chunk of chunks) {
+    body.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  return body;
+}

@@ -4,6 +4,7 @@
  * reading; SSE replies stream through a ReadableStream that stops the source when cancelled.
  */
 import { A2AError, ERROR_CATALOG, logInternalError, toA2AError } from '../core/errors.js';
+import { concatBytes } from './body.js';
 import { DEFAULT_MAX_BODY_BYTES } from './handler.js';
 import { statusJson } from './errors.js';
 import { forwardedLocation, joinPaths } from './forwarded.js';
@@ -114,14 +115,7 @@ async function readBody(
   } catch (error) {
     throw new BodyReadError('body read failed', { cause: error });
   }
-  if (chunks.length === 1) return chunks[0];
-  const body = new Uint8Array(total);
-  let offset = 0;
-  for (const chunk of chunks) {
-    body.set(chunk, offset);
-    offset += chunk.byteLength;
-  }
-  return body;
+  return concatBytes(chunks, total);
 }
 
 /** Builds the web Response; hop-by-hop headers (`connection`) are left to the runtime. */

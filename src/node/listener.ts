@@ -2,11 +2,18 @@
  * The node:http adapter: reads the body with the size limit enforced while reading, calls the
  * handler, writes the reply (SSE chunks as they come, honouring backpressure), and turns a client
  * disconnect into an aborted signal and a stopped stream (never a canceled task, spec §3.5.2).
+ * The reading and writing are src/http/node-io.ts, shared with the Express and Fastify adapters.
  */
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
 import { DEFAULT_MAX_BODY_BYTES } from '../http/handler.js';
 import { statusJson } from '../http/errors.js';
 import { logInternalError, toA2AError } from '../core/errors.js';
+import {
+  disconnectSignal,
+  readNodeBody,
+  writeNodeResponse,
+  type NodeBody,
+} from '../http/node-io.js';
 import type { HttpHandler, HttpRequest, HttpResponse } from '../http/types.js';
 import type { ClientCertificate, HttpHeaders } from '../core/call-context.js';
 import { DEFAULT_CONNECTION_LIMITS, refusedConnection } from './connections.js';
@@ -32,8 +39,6 @@ interface ListenerSettings extends DrainLimits {
 
 /** A `node:http` request listener. */
 export type NodeListener = (req: IncomingMessage, res: ServerResponse) => void;
-
-const TOO_LARGE = Symbol('too large');
 
 /** Wraps an A2A handler as a `node:http` request listener. */
 export function toNodeListener(
@@ -67,9 +72,9 @@ async function handle(
     await writeResponse(res, refused, settings.idleTimeoutMs);
     return;
   }
-  let body: Uint8Array | undefined | typeof TOO_LARGE;
+  let body: NodeBody;
   try {
-    body = await readBody(req, settings.maxBodyBytes);
+    body = await readNodeBody(req, settings.maxBodyBytes);
   } catch {
     res.destroy(); // the client went away while sending
     return;
@@ -87,7 +92,7 @@ async function handle(
     };
   }
   // The rest of an oversized body is not wanted: drain some of it, so the refusal is read, and close.
-  if (body === TOO_LARGE) {
+  if (body === 'too large') {
     response.headers = { ...response.headers, connection: 'close' };
     drainRefused(req, settings);
   }
@@ -106,18 +111,18 @@ class NodeRequest implements HttpRequest {
   readonly bodyTooLarge: boolean;
   readonly remoteAddress: string | undefined;
   readonly clientCertificate: ClientCertificate | undefined;
-  private controller: AbortController | undefined;
+  private disconnect: AbortSignal | undefined;
 
   constructor(
     req: IncomingMessage,
     private readonly res: ServerResponse,
-    body: Uint8Array | undefined | typeof TOO_LARGE,
+    body: NodeBody,
   ) {
     this.method = req.method ?? 'GET';
     this.url = req.url ?? '/';
     this.headers = new NodeHeaders(req.headers);
-    this.body = body === TOO_LARGE ? undefined : body;
-    this.bodyTooLarge = body === TOO_LARGE;
+    this.body = body === 'too large' ? undefined : body;
+    this.bodyTooLarge = body === 'too large';
     // IP address and TLS client certificate, for authentication and rate limits.
     const peer = peerOf(req);
     this.remoteAddress = peer.remoteAddress;
@@ -125,18 +130,7 @@ class NodeRequest implements HttpRequest {
   }
 
   get signal(): AbortSignal {
-    if (this.controller === undefined) {
-      const controller = (this.controller = new AbortController());
-      const { res } = this;
-      if (res.destroyed) {
-        if (!res.writableFinished) controller.abort();
-      } else {
-        res.once('close', () => {
-          if (!res.writableFinished) controller.abort();
-        });
-      }
-    }
-    return this.controller.signal;
+    return (this.disconnect ??= disconnectSignal(this.res));
   }
 }
 
@@ -150,135 +144,18 @@ class NodeHeaders implements HttpHeaders {
   }
 }
 
-/**
- * The body bytes, undefined when there is none, TOO_LARGE as soon as it passes the limit. They
- * stay bytes: `bodyText` decodes them and refuses what is not UTF-8.
- */
-function readBody(
-  req: IncomingMessage,
-  maxBodyBytes: number,
-): Promise<Uint8Array | undefined | typeof TOO_LARGE> {
-  const length = req.headers['content-length'];
-  if (length === undefined && req.headers['transfer-encoding'] === undefined) {
-    return Promise.resolve(undefined);
-  }
-  if (length !== undefined && Number(length) > maxBodyBytes) return Promise.resolve(TOO_LARGE);
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let total = 0;
-    const cleanup = () => {
-      req.off('data', onData);
-      req.off('end', onEnd);
-      req.off('error', onAbort);
-      req.off('close', onAbort);
-    };
-    const onData = (chunk: Buffer) => {
-      total += chunk.length;
-      if (total > maxBodyBytes) {
-        cleanup();
-        req.pause(); // stop reading: nothing more is buffered
-        resolve(TOO_LARGE);
-        return;
-      }
-      chunks.push(chunk);
-    };
-    const onEnd = () => {
-      cleanup();
-      resolve(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, total));
-    };
-    const onAbort = () => {
-      cleanup();
-      reject(new Error('request aborted while reading the body'));
-    };
-    req.on('data', onData);
-    req.on('end', onEnd);
-    req.on('error', onAbort);
-    req.on('close', onAbort);
-  });
-}
-
-/** Statuses that never carry a body, so no Content-Length either. */
-function bodyless(status: number): boolean {
-  return status === 304 || status === 204 || (status >= 100 && status < 200);
-}
-
-async function writeResponse(
+/** Writes a reply: idle timeout once writing starts, SSE bursts corked into one write. */
+function writeResponse(
   res: ServerResponse,
   response: HttpResponse,
   idleTimeoutMs: number,
 ): Promise<void> {
-  const { status, headers, body } = response;
-  // A client that stops reading the reply (the socket makes no progress) is let go. Set only
-  // now: while the handler works (a blocking send) the client owes nothing.
-  res.setTimeout(idleTimeoutMs, () => res.destroy());
-  if (body === undefined || typeof body === 'string') {
-    if (!bodyless(status)) {
-      headers['content-length'] = body === undefined ? '0' : String(Buffer.byteLength(body));
-    }
-    res.writeHead(status, headers);
-    res.end(body);
-    return;
-  }
-  res.writeHead(status, headers);
-  // Frames produced in one burst (an agent yielding several events before it awaits I/O) go out
-  // in one write: cork, and uncork once the current microtasks have run. Without this each
-  // event costs a syscall, which dominated the cost per event of short streams.
-  let corked = false;
-  const uncork = () => {
-    if (!corked) return;
-    corked = false;
-    res.uncork();
-  };
-  const cork = () => {
-    if (corked) return;
-    corked = true;
-    res.cork();
-    process.nextTick(uncork);
-  };
-  cork();
-  res.flushHeaders(); // SSE: the client sees the stream open before the first event
-  const iterator = body[Symbol.asyncIterator]();
-  // A disconnect stops the source at once, even while it waits for the next event.
-  const stop = () => {
-    try {
-      iterator.return?.().catch(() => undefined);
-    } catch {
-      // Nothing to do: the client is gone either way.
-    }
-  };
-  if (res.destroyed) {
-    uncork();
-    stop(); // gone before the stream started: 'close' has fired already
-    return;
-  }
-  res.once('close', stop);
-  try {
-    for (;;) {
-      const next = await iterator.next();
-      if (next.done === true || res.destroyed) break;
-      cork();
-      if (!res.write(next.value)) {
-        uncork(); // 'drain' only comes once the buffered frames are handed to the socket
-        await drained(res);
-      }
-    }
-  } finally {
-    uncork();
-    res.off('close', stop);
-    if (res.destroyed) stop();
-    else res.end();
-  }
-}
-
-/** Resolves when the socket can take more data, or is gone. */
-function drained(res: ServerResponse): Promise<void> {
-  return new Promise((resolve) => {
-    const done = () => {
-      res.off('drain', done);
-      res.off('close', done);
-      resolve();
-    };
-    res.on('drain', done);
-    res.on('close', done);
+  return writeNodeResponse(res, response, {
+    // A client that stops reading the reply (the socket makes no progress) is let go. Set only
+    // now: while the handler works (a blocking send) the client owes nothing.
+    prepare: (r) => r.setTimeout(idleTimeoutMs, () => r.destroy()),
+    // Without corking each event costs a syscall, which dominated the cost per event of short
+    // streams.
+    corkUntil: (uncork) => process.nextTick(uncork),
   });
 }

@@ -22,130 +22,35 @@ import {
   type TaskPushNotificationConfig,
   type TaskState,
 } from '../core/schemas/index.js';
-import { isSettled, isTerminal, taskView } from '../core/task-state.js';
+import { isSettled, isTerminal } from '../core/task-state.js';
 import { describeViolations, fieldViolations } from '../core/validate.js';
 import { MemoryEventBus } from '../stores/memory/event-bus.js';
 import { MemoryTaskStore } from '../stores/memory/task-store.js';
-import { encodePageToken } from '../stores/paging.js';
-import {
-  ConcurrencyError,
-  InvalidPageTokenError,
-  type EventBus,
-  type PushConfigStore,
-  type Scope,
-  type TaskStore,
-} from '../stores/types.js';
+import { ConcurrencyError, type EventBus, type Scope, type TaskStore } from '../stores/types.js';
 import type { Agent } from './agent.js';
 import type { CallContext } from '../core/call-context.js';
-import type { Logger } from '../core/logger.js';
-import { taskSize } from './event-size.js';
 import { activateExtensions } from './extensions.js';
 import { PushConfigs, pushNotSupported, type PushNotifier } from './push-configs.js';
-import {
-  DEFAULT_IDEMPOTENCY_WINDOW_MS,
-  DEFAULT_MAX_TASK_BYTES,
-  MessageIntake,
-  type IdempotencyOptions,
-} from './intake.js';
-import { TaskOwnership, type OwnershipOptions } from './ownership.js';
+import { DEFAULT_MAX_TASK_BYTES, MessageIntake } from './intake.js';
+import { TaskOwnership } from './ownership.js';
 import { recoverTask } from './recovery.js';
-import { InterruptedTasks, type InterruptedOptions } from './interrupted.js';
+import { InterruptedTasks } from './interrupted.js';
 import { acceptedInputModes } from './media-types.js';
+import { resumeSeq } from './event-ids.js';
 import { TaskLog } from './task-log.js';
+import { listTaskViews, taskRecord, viewTask } from './task-views.js';
+import {
+  DEFAULT_LIST_PAGE_BYTES,
+  idempotencyOf,
+  type A2AServerOptions,
+  type MemoryLimits,
+} from './server-options.js';
 import { TaskRunner } from './task-runner.js';
 import { openTaskStream, type StreamStart } from './task-stream.js';
 import type { StreamItem, SubscribeToTaskParams } from '../core/service.js';
 
 export type { StreamItem } from '../core/service.js';
-
-/** Options of {@link A2AServer}. */
-export interface A2AServerOptions {
-  agent: Agent;
-  /** Where tasks live; default an in-memory store with retention. */
-  store?: TaskStore;
-  /** Live fan-out; default in-process. */
-  bus?: EventBus;
-  /**
-   * Push notifications: the notifier that delivers them (see `a2a-kit/push`) and where configs
-   * are kept (default: the task store, when it keeps push configs). Sets
-   * `capabilities.pushNotifications`.
-   */
-  push?: { notifier: PushNotifier; configs?: PushConfigStore } | undefined;
-  /** Show the agent's own error messages in FAILED statuses (default false). */
-  exposeErrors?: boolean;
-  /** Where agent failures are logged (default `console`; `null` for silence). */
-  logger?: Pick<Console, 'warn' | 'error'> | null;
-  /**
-   * Structured log of task transitions: one `info` line per state a task enters (ids, state,
-   * seq; never content), pino or console as is. Pair it with `requestLog(log)` in `middleware`
-   * for one line per request (docs/observability.md).
-   */
-  log?: Logger | undefined;
-  /**
-   * Task ownership for instances sharing a store: leases with heartbeats, takeover of the tasks
-   * of an instance that stopped (see `Agent.recovery`), CancelTask from any instance. On by
-   * default for the stores other processes can share (SQLite, PostgreSQL); for a
-   * MemoryTaskStore (several servers in one process) only when set; `false` turns it off.
-   */
-  ownership?: OwnershipOptions | false;
-  /**
-   * Retried sends (spec §3.3.1): a SendMessage or SendStreamingMessage that repeats an earlier
-   * request of the same caller — same `messageId` and the same message (parts, taskId, contextId,
-   * metadata, every field) — while the first attempt still runs, or within `windowMs` after it,
-   * gets the first attempt's task instead of running the agent again; concurrent copies share one
-   * attempt. Anything else is processed as the new message it is, even when it reuses a
-   * messageId. The store keeps a fingerprint of each message with its time, so this holds across
-   * restarts and instances sharing a durable store (a stateless Message reply is kept only in
-   * this process).
-   *
-   * The trade-off of `windowMs`: within it an identical message sent on purpose (same messageId)
-   * is taken for a retry; a retry that comes after the first attempt settled and later than the
-   * window runs the agent again. Default on with `windowMs: 0` (retries join a running attempt
-   * only); `{ windowMs: 600_000 }` also answers late retries of finished tasks for 10 minutes;
-   * `false` turns it off (every message runs the agent, nothing is indexed).
-   */
-  idempotency?: false | { windowMs?: number };
-  /** Memory bounds per stream reader and per ListTasks page (defaults in {@link MemoryLimits}). */
-  memory?: MemoryLimits;
-  /**
-   * Abandoned tasks (spec §3.1: INPUT_REQUIRED and AUTH_REQUIRED wait for the client). A task
-   * that waits unchanged for `ttlMs` (default 24 h) is CANCELED with the status message
-   * "Canceled: no answer within 24 h (A2AServer option interrupted.ttlMs)"; the store's clock
-   * decides (its `interrupted` facet), so this holds across restarts, and of several instances
-   * sharing a store one writes the cancel. One caller (tenant and principal) may hold at most
-   * `maxPerCaller` interrupted tasks (default 1,000): past it a message that would start a new
-   * task (no `taskId`) is refused with RATE_LIMITED naming the limit, while messages answering
-   * the caller's open tasks are still accepted. The cap is checked when the message arrives, so
-   * messages sent at the same moment may each start a task. `false` turns both off.
-   */
-  interrupted?: InterruptedOptions | false;
-}
-
-/** What one reader or one response may hold (approximate JSON bytes). */
-export interface MemoryLimits {
-  /**
-   * A stream reader that falls this far behind is paused: its buffered live events are dropped
-   * and, when it reads again, it catches up from the store's log, in order, one page at a time
-   * (no event is lost; a client that disconnects resumes with Last-Event-ID). Default 4 MiB.
-   */
-  streamBufferBytes?: number;
-  /** One catch-up page read from the log for a stream. Default 4 MiB. */
-  streamPageBytes?: number;
-  /**
-   * What one task may hold: a message that would take a task's history and artifacts past this
-   * many bytes is refused with INVALID_PARAMS saying so (start a new task in the same context).
-   * Default 64 MiB.
-   */
-  maxTaskBytes?: number;
-  /**
-   * One ListTasks page: past this many bytes of tasks the page ends early with a
-   * `nextPageToken` for the rest (at least one task per page). Default 16 MiB.
-   */
-  listPageBytes?: number;
-}
-
-/** Default of `MemoryLimits.listPageBytes`. */
-const DEFAULT_LIST_PAGE_BYTES = 16 * 1024 * 1024;
+export type { A2AServerOptions, MemoryLimits } from './server-options.js';
 
 const PLACEHOLDER_INTERFACE: AgentInterface = {
   url: 'http://127.0.0.1/',
@@ -205,6 +110,7 @@ export class A2AServer {
       pushConfigs: configs,
       logger,
       transitions: options.log,
+      maxTaskBytes: options.memory?.maxTaskBytes ?? DEFAULT_MAX_TASK_BYTES,
     });
     // A store this server created itself is used by no other instance: nothing to own.
     const facets = options.store && options.ownership !== false ? this.store.facets : undefined;
@@ -346,11 +252,13 @@ export class A2AServer {
             first: { id: String(started.seq), event: { task: started.resumed } },
           }
         : { mode: 'snapshot' };
-    return openTaskStream({
+    const stream = await openTaskStream({
       ...this.streamBase(scope, started.taskId, call),
       start,
       closeWhen: isSettled,
     });
+    call.firstEventId = stream.firstEventId;
+    return stream;
   }
 
   /** GetTask (spec §3.1.3). */
@@ -360,44 +268,8 @@ export class A2AServer {
 
   /** ListTasks (spec §3.1.4): the caller's tasks, newest status first, cursor pagination. */
   async listTasks(params: ListTasksRequest, call: CallContext): Promise<ListTasksResponse> {
-    const scope = this.admit(call);
-    const pageSize = params.pageSize ?? 50;
-    let page;
-    try {
-      page = await this.store.list(scope, {
-        pageSize,
-        contextId: params.contextId,
-        status: params.status,
-        statusTimestampAfter: params.statusTimestampAfter,
-        pageToken: params.pageToken,
-      });
-    } catch (error) {
-      if (error instanceof InvalidPageTokenError) {
-        throw new A2AError('INVALID_PARAMS', error.message, {
-          fieldViolations: [{ field: 'pageToken', description: error.message }],
-        });
-      }
-      throw error;
-    }
-    const options = {
-      historyLength: params.historyLength,
-      includeArtifacts: params.includeArtifacts ?? false,
-    };
-    // A page of very large tasks ends early, by bytes: the rest is on the next page.
     const maxBytes = this.limits.listPageBytes ?? DEFAULT_LIST_PAGE_BYTES;
-    const tasks: Task[] = [];
-    let bytes = 0;
-    let nextPageToken = page.nextPageToken;
-    for (const task of page.tasks) {
-      const view = taskView(task, options);
-      bytes += taskSize(view);
-      if (tasks.length > 0 && bytes > maxBytes) {
-        nextPageToken = encodePageToken(tasks[tasks.length - 1] as Task);
-        break;
-      }
-      tasks.push(view);
-    }
-    return { tasks, nextPageToken, pageSize, totalSize: page.totalSize };
+    return listTaskViews(this.store, this.admit(call), params, maxBytes);
   }
 
   /** CancelTask (spec §3.1.5): repeat cancels return the canceled task; other terminal states refuse. */
@@ -449,19 +321,8 @@ export class A2AServer {
     const scope = this.admit(call);
     this.requireStreaming();
     const record = await this.record(scope, params.id);
-    const afterSeq = parseLastEventId(params.lastEventId);
+    const afterSeq = await resumeSeq(this.store, scope, params.id, params.lastEventId, record.seq);
     const terminal = isTerminal(record.task.status.state);
-    if (afterSeq !== undefined && afterSeq > record.seq) {
-      throw new A2AError(
-        'INVALID_PARAMS',
-        `Last-Event-ID ${afterSeq} is beyond the last event (${record.seq}) of task ${params.id}`,
-        {
-          fieldViolations: [
-            { field: 'Last-Event-ID', description: 'is not an event of this task' },
-          ],
-        },
-      );
-    }
     if (terminal && (afterSeq === undefined || afterSeq >= record.seq)) {
       throw new A2AError(
         'UNSUPPORTED_OPERATION',
@@ -475,11 +336,13 @@ export class A2AServer {
       afterSeq === undefined
         ? { mode: 'snapshot' as const }
         : { mode: 'replay' as const, afterSeq };
-    return openTaskStream({
+    const stream = await openTaskStream({
       ...this.streamBase(scope, params.id, call),
       start,
       closeWhen: isTerminal,
     });
+    call.firstEventId = stream.firstEventId;
+    return stream;
   }
 
   /** CreateTaskPushNotificationConfig (spec §3.1.7): the stored config with its id. */
@@ -602,46 +465,13 @@ export class A2AServer {
     };
   }
 
-  private async record(scope: Scope, taskId: string) {
-    const record = await this.store.get(scope, taskId);
-    if (!record)
-      throw new A2AError('TASK_NOT_FOUND', `Task ${taskId} not found`, { metadata: { taskId } });
-    return record;
+  private record(scope: Scope, taskId: string) {
+    return taskRecord(this.store, scope, taskId);
   }
 
-  private async view(
-    scope: Scope,
-    taskId: string,
-    options: { historyLength?: number | undefined },
-  ): Promise<Task> {
-    return taskView((await this.record(scope, taskId)).task, options);
+  private view(scope: Scope, taskId: string, options: { historyLength?: number | undefined }) {
+    return viewTask(this.store, scope, taskId, options);
   }
-}
-
-function idempotencyOf(option: A2AServerOptions['idempotency']): IdempotencyOptions | false {
-  if (option === false) return false;
-  const windowMs = option?.windowMs ?? DEFAULT_IDEMPOTENCY_WINDOW_MS;
-  if (!Number.isFinite(windowMs) || windowMs < 0) {
-    throw new Error(`idempotency.windowMs must be a non-negative number of ms, not ${windowMs}`);
-  }
-  return { windowMs };
-}
-
-function parseLastEventId(value: string | undefined): number | undefined {
-  if (value === undefined || value === '') return undefined;
-  const n = Number(value);
-  if (!Number.isSafeInteger(n) || n < 0) {
-    throw new A2AError(
-      'INVALID_PARAMS',
-      `Last-Event-ID must be an event id this server sent, not "${value}"`,
-      {
-        fieldViolations: [
-          { field: 'Last-Event-ID', description: 'must be a non-negative integer' },
-        ],
-      },
-    );
-  }
-  return n;
 }
 
 async function drain(stream: AsyncIterable<unknown>): Promise<void> {

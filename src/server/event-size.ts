@@ -2,7 +2,9 @@
  * About how many bytes an event, a message or a task takes as JSON: the lengths of its parts'
  * contents (text, raw, url, data) plus a small allowance per part and per object. It is what
  * memory bounds (a stream's live buffer, a task's history and artifacts, a ListTasks page) count,
- * without serializing the value; it never underestimates a part's content.
+ * without serializing the value; it never underestimates a part's content. {@link TaskBytes}
+ * keeps that count for one task as events are recorded: what the per-task budget
+ * (`memory.maxTaskBytes`, enforced by task-log.ts) is checked against.
  */
 import type { Artifact, Message, Part, StreamResponse, Task } from '../core/schemas/index.js';
 
@@ -39,6 +41,55 @@ export function artifactSize(artifact: Artifact): number {
   return (
     PER_OBJECT + partsSize(artifact.parts) + (artifact.metadata ? jsonLength(artifact.metadata) : 0)
   );
+}
+
+/** What recording a batch would make of a task's bytes (see {@link TaskBytes.measure}). */
+export interface TaskBytesAfter {
+  readonly total: number;
+  readonly artifacts: ReadonlyMap<string, number>;
+}
+
+/**
+ * The approximate bytes one task holds (history, artifacts, status message), kept as events are
+ * recorded: a message or a status message adds to the history, an artifact chunk appended adds
+ * its parts, an artifact sent again under its id replaces the old one's bytes.
+ */
+export class TaskBytes {
+  private artifacts: Map<string, number>;
+  total: number;
+
+  constructor(task: Task) {
+    this.total = taskSize(task);
+    this.artifacts = new Map((task.artifacts ?? []).map((a) => [a.artifactId, artifactSize(a)]));
+  }
+
+  /** The bytes after `events`, without recording them. */
+  measure(events: readonly StreamResponse[]): TaskBytesAfter {
+    let total = this.total;
+    let artifacts: Map<string, number> | undefined;
+    for (const event of events) {
+      if ('message' in event) total += messageSize(event.message);
+      else if ('statusUpdate' in event) {
+        const message = event.statusUpdate.status.message;
+        if (message) total += messageSize(message);
+      } else if ('artifactUpdate' in event) {
+        const { artifact, append } = event.artifactUpdate;
+        artifacts ??= new Map(this.artifacts);
+        const before = artifacts.get(artifact.artifactId);
+        const size = artifactSize(artifact);
+        const after = append && before !== undefined ? before + size : size;
+        total += after - (before ?? 0);
+        artifacts.set(artifact.artifactId, after);
+      }
+    }
+    return { total, artifacts: artifacts ?? this.artifacts };
+  }
+
+  /** Records a measured batch (once it is durable). */
+  commit(after: TaskBytesAfter): void {
+    this.total = after.total;
+    this.artifacts = after.artifacts as Map<string, number>;
+  }
 }
 
 function partsSize(parts: readonly Part[]): number {

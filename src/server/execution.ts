@@ -8,6 +8,7 @@ import { isSettled } from '../core/task-state.js';
 import type { Scope, StorageError } from '../stores/types.js';
 import type { ExecutionContext } from './agent.js';
 import type { CallContext } from '../core/call-context.js';
+import type { TaskBytes } from './event-size.js';
 import type { TaskHandle } from './task-handle.js';
 import type { StartOptions } from './task-runner.js';
 
@@ -21,6 +22,8 @@ export interface Execution {
   abortReason: A2AError | undefined;
   seq: number;
   state: TaskState;
+  /** The task's bytes as recorded: the log keeps them within `maxTaskBytes`. */
+  bytes: TaskBytes | undefined;
   /** The last write; writes of one task run one after another. */
   writes: Promise<void>;
   /** Writes queued or running. */

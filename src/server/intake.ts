@@ -17,6 +17,8 @@ import { messageSize, taskSize } from './event-size.js';
 import { messageFingerprint } from './fingerprint.js';
 import { checkParts } from './media-types.js';
 import { pushNotSupported, type PushConfigs } from './push-configs.js';
+import { TaskBudgetError } from './task-log.js';
+import { taskRecord } from './task-views.js';
 import type { InterruptedTasks } from './interrupted.js';
 import type { StartResult, TaskRunner } from './task-runner.js';
 
@@ -159,7 +161,7 @@ export class MessageIntake {
         contextId: message.contextId || newId(),
       });
     }
-    const record = await this.record(scope, message.taskId);
+    const record = await taskRecord(this.options.store, scope, message.taskId);
     const { task } = record;
     if (message.contextId && message.contextId !== task.contextId) {
       throw new A2AError(
@@ -198,16 +200,7 @@ export class MessageIntake {
     const held = taskSize(task);
     const { maxTaskBytes } = this.options;
     if (held + messageSize(message) > maxTaskBytes) {
-      throw new A2AError(
-        'INVALID_PARAMS',
-        `Task ${task.id} holds about ${held} bytes of history and artifacts; this message would take it past the limit of ${maxTaskBytes} bytes: send smaller content, or start a new task in the same context`,
-        {
-          fieldViolations: [
-            { field: 'message', description: `would take the task past ${maxTaskBytes} bytes` },
-          ],
-          metadata: { taskId: task.id, maxTaskBytes: String(maxTaskBytes) },
-        },
-      );
+      throw new TaskBudgetError(task.id, held + messageSize(message), maxTaskBytes);
     }
     await register?.(task.id);
     return runner.start({
@@ -225,12 +218,5 @@ export class MessageIntake {
     if (this.replies.size > MAX_REPLIES) {
       this.replies.delete(this.replies.keys().next().value as string);
     }
-  }
-
-  private async record(scope: Scope, taskId: string) {
-    const record = await this.options.store.get(scope, taskId);
-    if (!record)
-      throw new A2AError('TASK_NOT_FOUND', `Task ${taskId} not found`, { metadata: { taskId } });
-    return record;
   }
 }

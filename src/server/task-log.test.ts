@@ -2,7 +2,7 @@
  * TaskLog, the one write path of a task, in isolation on the memory store: store, then bus, then
  * push, in that order; push deliveries enqueued by the store's own append when it keeps the
  * notifier's outbox; the batch rule; a bus that refuses a publish never fails the write; a store
- * that fails is reported as a StorageError.
+ * that fails is reported as a StorageError; the per-task byte budget refuses a batch whole.
  */
 import { describe, expect, it } from 'vitest';
 import { userMessage } from '../core/parts.js';
@@ -18,7 +18,8 @@ import {
 } from '../stores/types.js';
 import { FaultPlan, faultyStore } from '../../test/helpers/faulty-store.js';
 import type { PushNotifier } from './push-configs.js';
-import { TaskLog } from './task-log.js';
+import { TaskBytes } from './event-size.js';
+import { TaskBudgetError, TaskLog } from './task-log.js';
 
 const scope: Scope = { tenant: 't', owner: 'o' };
 let n = 0;
@@ -211,5 +212,50 @@ describe('TaskLog', () => {
         state: 'TASK_STATE_SUBMITTED',
       }),
     ).rejects.toBeInstanceOf(ConcurrencyError);
+  });
+});
+
+describe('TaskLog byte budget (memory.maxTaskBytes)', () => {
+  const big = (task: Task, id: string, size: number): StreamResponse => ({
+    artifactUpdate: {
+      taskId: task.id,
+      contextId: 'ctx',
+      artifact: { artifactId: id, parts: [{ text: 'x'.repeat(size) }] },
+    },
+  });
+
+  it('refuses a batch past the budget whole: nothing stored, published or counted', async () => {
+    const store = new MemoryTaskStore();
+    const trace: string[] = [];
+    const log = new TaskLog({ store, bus: tracingBus(trace), maxTaskBytes: 10_000 });
+    const task = newTask();
+    await log.create(scope, task);
+    const at = { seq: 1, state: 'TASK_STATE_SUBMITTED' as TaskState, bytes: new TaskBytes(task) };
+    const before = at.bytes.total;
+    const refused = log.append(scope, task.id, [big(task, 'a', 4_000), big(task, 'b', 7_000)], at);
+    await expect(refused).rejects.toBeInstanceOf(TaskBudgetError);
+    await expect(refused).rejects.toMatchObject({ code: 'INVALID_PARAMS', maxTaskBytes: 10_000 });
+    expect(await store.events(scope, task.id, 1)).toEqual([]);
+    expect(trace).toEqual([]);
+    expect(at).toMatchObject({ seq: 1, state: 'TASK_STATE_SUBMITTED' });
+    expect(at.bytes.total).toBe(before);
+    // What fits is written and counted; a small closing status always fits.
+    expect(await log.append(scope, task.id, [big(task, 'a', 4_000)], at)).toBe(true);
+    expect(at.bytes.total).toBeGreaterThan(before + 4_000);
+    await expect(log.append(scope, task.id, [big(task, 'b', 7_000)], at)).rejects.toBeInstanceOf(
+      TaskBudgetError,
+    );
+    expect(await log.append(scope, task.id, [status(task, 'TASK_STATE_FAILED')], at)).toBe(true);
+    expect((await store.get(scope, task.id))?.task.status.state).toBe('TASK_STATE_FAILED');
+  });
+
+  it('refuses to create a task whose first message is past the budget', async () => {
+    const log = new TaskLog({
+      store: new MemoryTaskStore(),
+      bus: new MemoryEventBus(),
+      maxTaskBytes: 1_000,
+    });
+    const task = { ...newTask(), history: [userMessage('y'.repeat(2_000))] };
+    await expect(log.create(scope, task)).rejects.toBeInstanceOf(TaskBudgetError);
   });
 });

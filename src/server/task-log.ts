@@ -12,10 +12,15 @@
  * 3. push: the notifier is woken (deliveries already enqueued) or handed the entries.
  *
  * A failure of the store itself is thrown as a StorageError, so it never reads as the agent's.
+ *
+ * It also keeps every task within one byte budget (`maxTaskBytes`, history and artifacts as
+ * event-size.ts counts them), whatever the store: a write that would take a task past it is
+ * refused whole with a {@link TaskBudgetError} before anything is stored. A batch that ends the
+ * task with one small status (a failure, a cancel) always fits, so a task can always be finished.
  */
 import { A2AError } from '../core/errors.js';
 import type { StreamResponse, Task, TaskState } from '../core/schemas/index.js';
-import { TaskTransitionError, batchProblem, stateAfter } from '../core/task-state.js';
+import { TaskTransitionError, batchProblem, isTerminal, stateAfter } from '../core/task-state.js';
 import {
   ConcurrencyError,
   StorageError,
@@ -29,12 +34,38 @@ import {
   type TaskStore,
 } from '../stores/types.js';
 import type { Logger } from '../core/logger.js';
+import { eventSize, taskSize, type TaskBytes } from './event-size.js';
 import type { PushFanout, PushNotifier } from './push-configs.js';
 
 /** Where a writer last saw a task; a successful append advances it in place. */
 export interface LogPosition {
   seq: number;
   state: TaskState;
+  /** The task's bytes as recorded; given, the log enforces `maxTaskBytes` on the write. */
+  bytes?: TaskBytes | undefined;
+}
+
+/** Bytes of the one closing status that fits a task at its budget (a failure's message). */
+const CLOSING_ALLOWANCE = 4096;
+
+/** A write refused because the task would hold more than `maxTaskBytes` (nothing was stored). */
+export class TaskBudgetError extends A2AError {
+  constructor(
+    readonly taskId: string,
+    readonly bytes: number,
+    readonly maxTaskBytes: number,
+  ) {
+    super(
+      'INVALID_PARAMS',
+      `Task ${taskId} would hold about ${bytes} bytes of history and artifacts, past the limit of ${maxTaskBytes} bytes (A2AServer option memory.maxTaskBytes): send smaller content, or start a new task in the same context`,
+      {
+        fieldViolations: [
+          { field: 'message', description: `would take the task past ${maxTaskBytes} bytes` },
+        ],
+        metadata: { taskId, maxTaskBytes: String(maxTaskBytes) },
+      },
+    );
+  }
 }
 
 /** Options of {@link TaskLog}. */
@@ -48,6 +79,8 @@ export interface TaskLogOptions {
   readonly logger?: Pick<Console, 'warn' | 'error'> | undefined;
   /** One `info` line per state a task enters (A2AServerOptions.log). */
   readonly transitions?: Logger | undefined;
+  /** The byte budget of one task (history and artifacts); default: unbounded. */
+  readonly maxTaskBytes?: number | undefined;
 }
 
 /** Delays of the background retries of a publish the bus refused. */
@@ -66,9 +99,12 @@ export class TaskLog {
   private enqueued = false;
   private readonly logger: Pick<Console, 'warn' | 'error'> | undefined;
   private readonly transitions: Logger | undefined;
+  /** The byte budget of one task (Infinity: none). */
+  readonly maxTaskBytes: number;
 
   constructor(options: TaskLogOptions) {
     this.transitions = options.transitions;
+    this.maxTaskBytes = options.maxTaskBytes ?? Infinity;
     this.store = options.store;
     this.bus = options.bus;
     this.notifier = options.notifier;
@@ -99,13 +135,15 @@ export class TaskLog {
    * announces the entry once the task is ready (lease held, inline push config stored).
    */
   async create(scope: Scope, task: Task, message?: MessageIndexing): Promise<LogEntry> {
+    const bytes = taskSize(task);
+    if (bytes > this.maxTaskBytes) throw new TaskBudgetError(task.id, bytes, this.maxTaskBytes);
     try {
       await this.store.create(scope, task, message);
     } catch (error) {
       throw storageFault(`create task ${task.id}`, error);
     }
     this.transitions?.info(
-      transition(scope, task.id, task.contextId ?? "", task.status.state, 1),
+      transition(scope, task.id, task.contextId ?? '', task.status.state, 1),
       `task ${task.id} ${task.status.state}`,
     );
     return { seq: 1, event: { task } };
@@ -126,6 +164,10 @@ export class TaskLog {
     message?: MessageIndexing,
   ): Promise<boolean> {
     if (batchProblem(at.state, events) !== undefined) return false;
+    const measured = at.bytes?.measure(events);
+    if (measured && measured.total > this.maxTaskBytes && !closesSmall(events)) {
+      throw new TaskBudgetError(taskId, measured.total, this.maxTaskBytes);
+    }
     const from = at.seq;
     const options = message ? { ...message, push: this.appendPush } : this.pushOnly;
     let seq: number;
@@ -136,6 +178,7 @@ export class TaskLog {
     }
     at.seq = seq;
     at.state = stateAfter(at.state, events);
+    if (measured) at.bytes?.commit(measured);
     const entries: LogEntry[] = [];
     for (let i = 0; i < events.length; i++) {
       const entry = { seq: from + i + 1, event: events[i] as StreamResponse };
@@ -232,6 +275,18 @@ function transition(
 ): Record<string, unknown> {
   const tenant = scope.tenant === '' ? {} : { tenant: scope.tenant };
   return { event: 'a2a.task', taskId, contextId, state, seq, ...tenant };
+}
+
+/** True for a batch of one small status update that ends the task (always within budget). */
+function closesSmall(events: readonly StreamResponse[]): boolean {
+  const [only] = events;
+  return (
+    events.length === 1 &&
+    only !== undefined &&
+    'statusUpdate' in only &&
+    isTerminal(only.statusUpdate.status.state) &&
+    eventSize(only) <= CLOSING_ALLOWANCE
+  );
 }
 
 /**

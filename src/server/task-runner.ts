@@ -21,7 +21,8 @@ import { MAX_BATCH, next, nextIfReady, type Step } from './agent-steps.js';
 import { RESOLVED, RunContext, abortExecution, whenSettled, type Execution } from './execution.js';
 import { busyElsewhere, reportConflict, type TaskOwnership } from './ownership.js';
 import { TaskHandle } from './task-handle.js';
-import { storageFault, type TaskLog } from './task-log.js';
+import { TaskBytes } from './event-size.js';
+import { TaskBudgetError, storageFault, type TaskLog } from './task-log.js';
 
 /** The status message of a task failed because the task store failed (not the agent). */
 export const STORAGE_FAILED_TEXT =
@@ -105,6 +106,7 @@ export class TaskRunner {
       abortReason: undefined,
       seq: 0,
       state: 'TASK_STATE_SUBMITTED',
+      bytes: undefined,
       writes: RESOLVED,
       pendingWrites: 0,
       done: RESOLVED,
@@ -123,6 +125,7 @@ export class TaskRunner {
       // Resume: record the user's answer and leave the interrupted state before the agent runs.
       exec.seq = current.seq;
       exec.state = current.task.status.state;
+      exec.bytes = new TaskBytes(current.task);
       this.running.set(taskId, exec);
       const submitted = handle.submitted();
       try {
@@ -143,18 +146,24 @@ export class TaskRunner {
       iterator = this.options.agent.execute(context)[Symbol.asyncIterator]();
       first = await next(iterator);
     } else {
-      iterator = this.options.agent.execute(context)[Symbol.asyncIterator]();
-      first = await next(iterator);
-      if (!('error' in first) && !first.done && isMessage(first.value)) {
-        void iterator.return?.().catch(() => undefined);
-        return { message: { ...first.value, contextId: first.value.contextId || contextId } };
-      }
       const task: Task = {
         id: taskId,
         contextId,
         status: { state: 'TASK_STATE_SUBMITTED', timestamp: now() },
         history: [userMessage],
       };
+      // A message the task could not hold is refused before the agent runs.
+      exec.bytes = new TaskBytes(task);
+      if (exec.bytes.total > this.log.maxTaskBytes) {
+        throw new TaskBudgetError(taskId, exec.bytes.total, this.log.maxTaskBytes);
+      }
+      iterator = this.options.agent.execute(context)[Symbol.asyncIterator]();
+      first = await next(iterator);
+      if (!('error' in first) && !first.done && isMessage(first.value)) {
+        void iterator.return?.().catch(() => undefined);
+        return { message: { ...first.value, contextId: first.value.contextId || contextId } };
+      }
+      task.status = { state: 'TASK_STATE_SUBMITTED', timestamp: now() };
       const created = await this.log.create(scope, task, indexing(start));
       exec.seq = 1;
       this.running.set(taskId, exec);
@@ -258,6 +267,13 @@ export class TaskRunner {
       if (error instanceof ConcurrencyError) {
         this.halt(exec);
         await reportConflict(this.store, exec.scope, taskId, this.options.logger);
+      } else if (error instanceof TaskBudgetError && !isTerminal(exec.state) && !exec.stopped) {
+        // The agent's write would take the task past its budget: nothing of it was stored.
+        abortExecution(exec, new A2AError('INTERNAL', 'the task reached its size limit'));
+        void iterator.return?.().catch(() => undefined);
+        await this.fail(exec, budgetText(error)).catch((e) =>
+          this.options.logger?.error(`a2a-kit: could not record the failure of task ${taskId}:`, e),
+        );
       } else if (error instanceof StorageError) {
         exec.fault = error;
         if (!isTerminal(exec.state) && !exec.stopped) await this.failOnStorage(exec, error);
@@ -397,6 +413,15 @@ export class TaskRunner {
       exec.pendingWrites--;
     }
   }
+}
+
+/** The status message of a task failed because the agent's output outgrew its byte budget. */
+function budgetText(error: TaskBudgetError): string {
+  return (
+    `The agent's output would take this task past its size limit of ${error.maxTaskBytes} bytes ` +
+    `of history and artifacts (about ${error.bytes}); that output was not recorded. Raise the ` +
+    `A2AServer option memory.maxTaskBytes to allow larger tasks.`
+  );
 }
 
 /** What the store indexes of the user message that starts or resumes an execution. */

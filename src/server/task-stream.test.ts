@@ -43,6 +43,32 @@ async function* take(stream: AsyncIterable<{ id?: string | undefined }>) {
   for await (const item of stream) yield item.id;
 }
 
+/**
+ * A recording store with one WORKING task `id`, and a stream of it opened from its snapshot
+ * (already read: the snapshot is entry 1) with `limits`.
+ */
+async function snapshotStream(
+  id: string,
+  limits: { maxBufferedBytes?: number; maxPageBytes?: number } = {},
+) {
+  const { store, raw, pages } = recordingStore();
+  const bus = new MemoryEventBus();
+  const task: Task = { id, contextId: 'c', status: { state: 'TASK_STATE_WORKING' } };
+  await raw.create(scope, task);
+  const stream = await openTaskStream({
+    store,
+    bus,
+    scope,
+    taskId: task.id,
+    start: { mode: 'snapshot' },
+    closeWhen: isTerminal,
+    ...limits,
+  });
+  const iterator = stream[Symbol.asyncIterator]();
+  expect((await iterator.next()).value).toMatchObject({ id: '1' });
+  return { raw, pages, bus, task, iterator };
+}
+
 describe('openTaskStream', () => {
   it('replays a large log in pages bounded by maxPageBytes, every event once, in order', async () => {
     const { store, raw, pages } = recordingStore();
@@ -71,22 +97,10 @@ describe('openTaskStream', () => {
   });
 
   it('pauses a reader that falls behind by maxBufferedBytes, then catches it up from the log', async () => {
-    const { store, raw, pages } = recordingStore();
-    const bus = new MemoryEventBus();
-    const task: Task = { id: 't2', contextId: 'c', status: { state: 'TASK_STATE_WORKING' } };
-    await raw.create(scope, task);
-    const stream = await openTaskStream({
-      store,
-      bus,
-      scope,
-      taskId: task.id,
-      start: { mode: 'snapshot' },
-      closeWhen: isTerminal,
+    const { raw, pages, bus, task, iterator } = await snapshotStream('t2', {
       maxBufferedBytes: 300_000,
       maxPageBytes: 300_000,
     });
-    const iterator = stream[Symbol.asyncIterator]();
-    expect((await iterator.next()).value).toMatchObject({ id: '1' });
     // Nothing read while 20 events of 100 KB arrive: far past the live buffer.
     let seq = 1;
     for (let i = 0; i < 20; i++) {
@@ -106,20 +120,7 @@ describe('openTaskStream', () => {
   });
 
   it('delivers live events from the buffer while the reader keeps up', async () => {
-    const { store, raw, pages } = recordingStore();
-    const bus = new MemoryEventBus();
-    const task: Task = { id: 't3', contextId: 'c', status: { state: 'TASK_STATE_WORKING' } };
-    await raw.create(scope, task);
-    const stream = await openTaskStream({
-      store,
-      bus,
-      scope,
-      taskId: task.id,
-      start: { mode: 'snapshot' },
-      closeWhen: isTerminal,
-    });
-    const iterator = stream[Symbol.asyncIterator]();
-    expect((await iterator.next()).value).toMatchObject({ id: '1' });
+    const { raw, pages, bus, task, iterator } = await snapshotStream('t3');
     const event = chunk(task, 0, 10);
     await raw.append(scope, task.id, [event, completed(task)], 1);
     void bus.publish(task.id, { seq: 2, event });

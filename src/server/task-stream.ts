@@ -7,6 +7,7 @@
  * every event, in order, only later; a client whose connection drops resumes with Last-Event-ID.
  */
 import { A2AError } from '../core/errors.js';
+import { formatEventCursor } from '../core/event-cursor.js';
 import type { StreamItem } from '../core/service.js';
 import type { StreamResponse, TaskState } from '../core/schemas/index.js';
 import { taskView } from '../core/task-state.js';
@@ -45,13 +46,22 @@ const PAGE = 200;
 /** Default of `maxBufferedBytes` and `maxPageBytes`. */
 export const DEFAULT_STREAM_BYTES = 4 * 1024 * 1024;
 
+/** A task stream with the id of its first event, as a cursor (core/event-cursor.ts). */
+export interface TaskStream extends AsyncIterable<StreamItem> {
+  /** `B` when the stream starts with entry B (a snapshot), `B+1` when it starts after B. */
+  readonly firstEventId: string;
+}
+
+/** True for the log entries a stream sends: every one but the messages recorded in the task. */
+export function isStreamed(event: StreamResponse): boolean {
+  return !('message' in event);
+}
+
 /**
  * Subscribes (before reading anything, so nothing is missed) and returns the stream. Rejects
  * with TASK_NOT_FOUND before the stream starts when the snapshot does not exist.
  */
-export async function openTaskStream(
-  options: TaskStreamOptions,
-): Promise<AsyncIterable<StreamItem>> {
+export async function openTaskStream(options: TaskStreamOptions): Promise<TaskStream> {
   const { store, bus, scope, taskId, start, closeWhen, signal } = options;
   const maxBuffered = options.maxBuffered ?? 256;
   const maxBufferedBytes = options.maxBufferedBytes ?? DEFAULT_STREAM_BYTES;
@@ -132,7 +142,7 @@ export async function openTaskStream(
           if (entry.seq <= lastSeq) continue;
           lastSeq = entry.seq;
           const state = stateOf(entry.event);
-          if (!('message' in entry.event)) yield { id: String(entry.seq), event: entry.event };
+          if (isStreamed(entry.event)) yield { id: String(entry.seq), event: entry.event };
           if (state && closeWhen(state)) return;
         }
       }
@@ -140,7 +150,10 @@ export async function openTaskStream(
       stop();
     }
   }
-  return items();
+  const firstEventId = first
+    ? (first.id ?? String(lastSeq))
+    : formatEventCursor({ base: lastSeq, n: 1 });
+  return Object.assign(items(), { firstEventId });
 }
 
 /** The characters of the entries' JSON, as the stores count them for `maxBytes`. */

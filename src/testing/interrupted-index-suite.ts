@@ -4,52 +4,39 @@
  * of abandoned tasks (spec §3.1: INPUT_REQUIRED, AUTH_REQUIRED) reads it. Tests use fresh ids and
  * only look at their own tasks, so stores may share data.
  */
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import type { TaskState } from '../core/schemas/index.js';
-import type { InterruptedTaskIndex, Scope, TaskStore } from '../stores/types.js';
-import { facet, freshScopes, newTask, statusEvent } from './store-fixtures.js';
+import type { InterruptedTaskIndex, Scope } from '../stores/types.js';
+import {
+  facet,
+  freshScopes,
+  sleep,
+  statusEvent,
+  storePerTest,
+  taskIn,
+  type StoreSuiteOptions,
+} from './store-fixtures.js';
 
 /** Options of {@link runInterruptedTaskIndexSuite}. */
-export interface InterruptedTaskIndexSuiteOptions {
-  /** Shown in the test names. */
-  name: string;
-  /** A new open store for one test. */
-  create: () => Promise<TaskStore> | TaskStore;
-  /** Runs after each test once the store is closed. */
-  cleanup?: (store: TaskStore) => Promise<void> | void;
-}
+export type InterruptedTaskIndexSuiteOptions = StoreSuiteOptions;
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const LONG = 3_600_000;
 
 /** Registers the InterruptedTaskIndex conformance tests for one implementation. */
 export function runInterruptedTaskIndexSuite(options: InterruptedTaskIndexSuiteOptions): void {
   describe(`InterruptedTaskIndex conformance: ${options.name}`, () => {
-    let store: TaskStore | undefined;
+    const store = storePerTest(options);
     let index: InterruptedTaskIndex;
     let scope: Scope;
     let other: Scope;
-    beforeEach(async () => {
-      store = await options.create();
-      index = facet(store, 'interrupted');
+    beforeEach(() => {
+      index = facet(store(), 'interrupted');
       ({ scope, otherTenant: other } = freshScopes());
-    });
-    afterEach(async () => {
-      const closing = store;
-      store = undefined;
-      if (!closing) return;
-      await closing.close();
-      await options.cleanup?.(closing);
     });
 
     /** Creates a task in `scope`, then moves it to `state`; returns its id. */
-    const task = async (state: TaskState, in_: Scope = scope): Promise<string> => {
-      if (!store) throw new Error('no store');
-      const created = newTask({});
-      await store.create(in_, created);
-      await store.append(in_, created.id, [statusEvent(created, state)], 1);
-      return created.id;
-    };
+    const task = (state: TaskState, in_: Scope = scope): Promise<string> =>
+      taskIn(store(), in_, state);
     const idleIds = async (idleMs: number, limit = 10_000) =>
       (await index.idle(idleMs, limit)).map((t) => t.taskId);
 
@@ -78,13 +65,17 @@ export function runInterruptedTaskIndexSuite(options: InterruptedTaskIndexSuiteO
     });
 
     it('forgets a task once it leaves the interrupted state', async () => {
-      if (!store) throw new Error('no store');
       const id = await task('TASK_STATE_INPUT_REQUIRED');
       await sleep(30);
       expect(await idleIds(10)).toContain(id);
-      const record = await store.get(scope, id);
+      const record = await store().get(scope, id);
       if (!record) throw new Error('task missing');
-      await store.append(scope, id, [statusEvent(record.task, 'TASK_STATE_CANCELED')], record.seq);
+      await store().append(
+        scope,
+        id,
+        [statusEvent(record.task, 'TASK_STATE_CANCELED')],
+        record.seq,
+      );
       expect(await idleIds(0)).not.toContain(id);
     });
 

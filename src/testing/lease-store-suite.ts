@@ -3,53 +3,39 @@
  * them: `runLeaseStoreSuite({ name: 'sqlite', create: () => new SqliteTaskStore({ path }) })`.
  * Tests use fresh ids and only look at their own tasks, so stores may share data.
  */
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import type { TaskState } from '../core/schemas/index.js';
-import type { LeaseStore, OrphanedTask, Scope, TaskStore } from '../stores/types.js';
-import { facet, freshScopes, newTask, statusEvent } from './store-fixtures.js';
+import type { LeaseStore, OrphanedTask, Scope } from '../stores/types.js';
+import {
+  facet,
+  freshScopes,
+  newTask,
+  sleep,
+  statusEvent,
+  storePerTest,
+  taskIn,
+  type StoreSuiteOptions,
+} from './store-fixtures.js';
 
 /** Options of {@link runLeaseStoreSuite}. */
-export interface LeaseStoreSuiteOptions {
-  /** Shown in the test names. */
-  name: string;
-  /** A new open store for one test. */
-  create: () => Promise<TaskStore> | TaskStore;
-  /** Runs after each test once the store is closed. */
-  cleanup?: (store: TaskStore) => Promise<void> | void;
-}
+export type LeaseStoreSuiteOptions = StoreSuiteOptions;
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const LONG = 60_000;
 
 /** Registers the LeaseStore conformance tests for one implementation. */
 export function runLeaseStoreSuite(options: LeaseStoreSuiteOptions): void {
   describe(`LeaseStore conformance: ${options.name}`, () => {
-    let store: TaskStore | undefined;
+    const store = storePerTest(options);
     let leases: LeaseStore;
     let scope: Scope;
-    beforeEach(async () => {
-      store = await options.create();
-      leases = facet(store, 'leases');
+    beforeEach(() => {
+      leases = facet(store(), 'leases');
       scope = freshScopes().scope;
-    });
-    afterEach(async () => {
-      const closing = store;
-      store = undefined;
-      if (!closing) return;
-      await closing.close();
-      await options.cleanup?.(closing);
     });
 
     /** Creates a task, then moves it to `state`; returns its id. */
-    const task = async (state: TaskState = 'TASK_STATE_WORKING'): Promise<string> => {
-      if (!store) throw new Error('no store');
-      const created = newTask({});
-      await store.create(scope, created);
-      if (state !== 'TASK_STATE_SUBMITTED') {
-        await store.append(scope, created.id, [statusEvent(created, state)], 1);
-      }
-      return created.id;
-    };
+    const task = (state: TaskState = 'TASK_STATE_WORKING'): Promise<string> =>
+      taskIn(store(), scope, state);
     const orphans = async (ids: string[], unclaimedMs = LONG): Promise<OrphanedTask[]> =>
       (await leases.expired(10_000, unclaimedMs)).filter((o) => ids.includes(o.taskId));
 
@@ -155,10 +141,9 @@ export function runLeaseStoreSuite(options: LeaseStoreSuiteOptions): void {
     it('lets a task waiting for input be claimed by any instance once released', async () => {
       const id = await task();
       await leases.claim(id, 'a', LONG);
-      if (!store) throw new Error('no store');
-      const record = await store.get(scope, id);
+      const record = await store().get(scope, id);
       const paused = statusEvent(record?.task ?? newTask({}), 'TASK_STATE_INPUT_REQUIRED');
-      await store.append(scope, id, [paused], record?.seq ?? 0);
+      await store().append(scope, id, [paused], record?.seq ?? 0);
       await leases.release(id, 'a');
       expect(await leases.claim(id, 'b', LONG)).toBe(true);
     });

@@ -3,8 +3,59 @@
  * suites also run against shared backends (one PostgreSQL database) without cleaning up between
  * tests.
  */
+import { afterEach, beforeEach } from 'vitest';
 import type { Artifact, Message, StreamResponse, Task, TaskState } from '../core/schemas/index.js';
 import type { Scope, StoreFacets, TaskStore } from '../stores/types.js';
+
+/** What a store suite is given: a name, and how to make (and clean up) a store for one test. */
+export interface StoreSuiteOptions {
+  /** Shown in the test names. */
+  name: string;
+  /** A new open store for one test. Tests use fresh ids and tenants, so stores may share data. */
+  create: () => Promise<TaskStore> | TaskStore;
+  /** Runs after each test once the store is closed (delete a file, drop a schema). */
+  cleanup?: (store: TaskStore) => Promise<void> | void;
+}
+
+/**
+ * Gives every test of the enclosing `describe` a fresh store (closed, then cleaned up, after the
+ * test); returns the getter of the current one.
+ */
+export function storePerTest(options: Omit<StoreSuiteOptions, 'name'>): () => TaskStore {
+  let current: TaskStore | undefined;
+  beforeEach(async () => {
+    current = await options.create();
+  });
+  afterEach(async () => {
+    const closing = current;
+    current = undefined;
+    if (!closing) return;
+    await closing.close();
+    await options.cleanup?.(closing);
+  });
+  return () => {
+    if (!current) throw new Error('the store is only available inside a test');
+    return current;
+  };
+}
+
+/** Creates a task in `scope`, then moves it to `state` (SUBMITTED: as created); returns its id. */
+export async function taskIn(
+  store: TaskStore,
+  scope: Scope,
+  state: TaskState = 'TASK_STATE_WORKING',
+): Promise<string> {
+  const created = newTask({});
+  await store.create(scope, created);
+  if (state !== 'TASK_STATE_SUBMITTED') {
+    await store.append(scope, created.id, [statusEvent(created, state)], 1);
+  }
+  return created.id;
+}
+
+/** Waits `ms` (suites that let a store's clock move on). */
+export const sleep = (ms: number): Promise<void> =>
+  new Promise((resolve) => setTimeout(resolve, ms));
 
 /** One declared capability of a store (its `facets`); fails the test when it is not offered. */
 export function facet<K extends keyof StoreFacets>(

@@ -4,7 +4,7 @@
  * de-duplication, delete, long logs and ListTasks. Use it from a vitest file:
  * `runTaskStoreSuite({ name: 'sqlite', create: () => new SqliteTaskStore({ path }) })`.
  */
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { A2AError } from '../core/errors.js';
 import type { StreamResponse, Task } from '../core/schemas/index.js';
 import type { TaskStore } from '../stores/types.js';
@@ -15,21 +15,17 @@ import {
   freshScopes,
   newTask,
   statusEvent,
+  storePerTest,
   textArtifact,
   uniqueId,
   userText,
+  type StoreSuiteOptions,
 } from './store-fixtures.js';
 import { describeListTasks } from './task-store-list-suite.js';
 import { describeTaskStoreWrites } from './task-store-write-suite.js';
 
 /** Options of {@link runTaskStoreSuite}. */
-export interface TaskStoreSuiteOptions {
-  /** Shown in the test names. */
-  name: string;
-  /** A new open store for one test. Tests use fresh ids and tenants, so stores may share data. */
-  create: () => Promise<TaskStore> | TaskStore;
-  /** Runs after each test once the store is closed (delete a file, drop a schema). */
-  cleanup?: (store: TaskStore) => Promise<void> | void;
+export interface TaskStoreSuiteOptions extends StoreSuiteOptions {
   /**
    * Whether `events()` honours `maxBytes` (default true). A store that hands out entries it keeps
    * in memory anyway (the memory store) may ignore it; the page is still a prefix of the log.
@@ -40,21 +36,7 @@ export interface TaskStoreSuiteOptions {
 /** Registers the TaskStore conformance tests for one implementation. */
 export function runTaskStoreSuite(options: TaskStoreSuiteOptions): void {
   describe(`TaskStore conformance: ${options.name}`, () => {
-    let current: TaskStore | undefined;
-    const store = (): TaskStore => {
-      if (!current) throw new Error('the store is only available inside a test');
-      return current;
-    };
-    beforeEach(async () => {
-      current = await options.create();
-    });
-    afterEach(async () => {
-      const closing = current;
-      current = undefined;
-      if (!closing) return;
-      await closing.close();
-      await options.cleanup?.(closing);
-    });
+    const store = storePerTest(options);
 
     describeCreateAndGet(store);
     describeAppend(store);

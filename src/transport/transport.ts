@@ -38,7 +38,7 @@ export interface CallOptions {
   headers?: Record<string, string> | undefined;
   /** Extra query parameters for this call (e.g. an API key sent in the query). */
   query?: Record<string, string> | undefined;
-  /** Streams: resume after this SSE id (`Last-Event-ID`). */
+  /** SubscribeToTask: resume after this event id (SSE `Last-Event-ID`; gRPC `last-event-id`). */
   lastEventId?: string | undefined;
 }
 
@@ -47,7 +47,7 @@ export type { StreamItem };
 
 /** The events of a streaming operation, validated, with the resume point of the stream. */
 export interface EventStream extends AsyncIterable<StreamResponse> {
-  /** The SSE id of the latest event that carried one: what `Last-Event-ID` resumes from. */
+  /** The id of the latest event that carried one: what `lastEventId` resumes from. */
   readonly lastEventId: string | undefined;
 }
 

@@ -1,10 +1,15 @@
-/** SubscribeToTask and Last-Event-ID resumption (spec §3.1.6, checklist 113-116, 181). */
+/**
+ * SubscribeToTask and Last-Event-ID resumption (spec §3.1.6, checklist 113-116, 181), on every
+ * binding: gRPC's equivalent is the `last-event-id` request metadata and the stream's
+ * `a2a-first-event-id` (docs/deployment.md), whose event ids are cursors `B+n`.
+ */
 import { expect } from 'vitest';
 import { scriptedAgent } from '../helpers/agents.js';
 import { serverSuite, verifies } from '../helpers/bindings.js';
 import type { BindingDriver, OpenResult, StreamEvent } from '../helpers/driver.js';
 import { expectError, expectInvalidParams } from '../helpers/expect.js';
 import {
+  eventPosition,
   getTask,
   kinds,
   payloads,
@@ -18,7 +23,6 @@ import { startServer } from '../helpers/server.js';
 import { textOf } from '../helpers/shapes.js';
 
 const { agent, probe } = scriptedAgent();
-const HTTP = ['JSONRPC', 'HTTP+JSON'] as const;
 
 function live(res: OpenResult) {
   if (!res.ok) return expect.fail(`stream refused: ${res.error.message}`);
@@ -112,17 +116,15 @@ serverSuite(
           await b.open('SubscribeToTask', { id: taskId }, { lastEventId: lastId }),
         );
         const missed = await resumed.next();
-        expect(missed?.id).toBe(String(Number(lastId) + 1));
+        expect(eventPosition(missed?.id)).toBe(eventPosition(lastId) + 1);
         expect(chunkTexts(missed ? [missed] : [])).toEqual(['step 3']);
         probe.gates.release(gate); // step 4 arrives live
         const after = await resumed.rest();
         const all = [...seen, ...(missed ? [missed] : []), ...after];
-        expect(all.map((e) => Number(e.id))).toEqual(all.map((_, i) => i + 1));
+        expect(all.map((e) => eventPosition(e.id))).toEqual(all.map((_, i) => i + 1));
         expect(chunkTexts(all)).toEqual(['step 1', 'step 2', 'step 3', 'step 4']);
         expect(kinds(all).at(-1)).toBe('status:TASK_STATE_COMPLETED');
       },
-      // Last-Event-ID is SSE reconnection; a gRPC client resubscribes for the current Task.
-      { only: HTTP },
     );
 
     verifies(
@@ -149,8 +151,6 @@ serverSuite(
           'status:TASK_STATE_COMPLETED',
         ]);
       },
-      // Last-Event-ID is SSE reconnection; a gRPC client resubscribes for the current Task.
-      { only: HTTP },
     );
 
     verifies(
@@ -171,20 +171,45 @@ serverSuite(
           expectInvalidParams(res, 'Last-Event-ID');
         }
       },
-      // Last-Event-ID is SSE reconnection; a gRPC client resubscribes for the current Task.
-      { only: HTTP },
     );
 
+    verifies([160], 'a Last-Event-ID this server never sent is a validation error', async (b) => {
+      const asked = await sendTask(b, 'ask');
+      const res = await b.open('SubscribeToTask', { id: asked.id }, { lastEventId: 'not-an-id' });
+      expectInvalidParams(res, 'Last-Event-ID');
+    });
+
     verifies(
-      [160],
-      'a Last-Event-ID this server never sent is a validation error',
+      [112, 113],
+      'a resume after a recorded message (a gap in the log) loses and repeats nothing',
       async (b) => {
+        // Log: 1 task, 2 working, 3 input-required, 4 message "again" (not streamed), 5 submitted,
+        // 6 input-required, 7 message "Ada" (not streamed), 8 submitted, 9 working, 10 artifact,
+        // 11 completed. The stream drops right after the event that follows the gap (5).
         const asked = await sendTask(b, 'ask');
-        const res = await b.open('SubscribeToTask', { id: asked.id }, { lastEventId: 'not-an-id' });
-        expectInvalidParams(res, 'Last-Event-ID');
+        const stream = live(await b.open('SubscribeToTask', { id: asked.id }));
+        const snapshot = await stream.next();
+        expect(kinds(snapshot ? [snapshot] : [])).toEqual(['task:TASK_STATE_INPUT_REQUIRED']);
+        await sendTask(b, 'again', { message: { taskId: asked.id } });
+        const afterGap = await stream.next();
+        expect(kinds(afterGap ? [afterGap] : [])).toEqual(['status:TASK_STATE_SUBMITTED']);
+        stream.close();
+        await sendTask(b, 'Ada', { message: { taskId: asked.id } });
+        const rest = await b.stream(
+          'SubscribeToTask',
+          { id: asked.id },
+          { lastEventId: afterGap?.id ?? '' },
+        );
+        if (!rest.ok) return expect.fail(rest.error.message);
+        expect(kinds(rest.events)).toEqual([
+          'status:TASK_STATE_INPUT_REQUIRED',
+          'status:TASK_STATE_SUBMITTED',
+          'status:TASK_STATE_WORKING',
+          'artifact',
+          'status:TASK_STATE_COMPLETED',
+        ]);
+        expect(chunkTexts(rest.events)).toEqual(['hello Ada']);
       },
-      // Last-Event-ID is SSE reconnection; a gRPC client resubscribes for the current Task.
-      { only: HTTP },
     );
   },
 );

@@ -28,7 +28,7 @@ export interface CallOptions {
 
 /** Options of one stream. */
 export interface StreamOptions extends CallOptions {
-  /** Sent as `Last-Event-ID` (SSE reconnection). */
+  /** Sent as `Last-Event-ID` (SSE reconnection; gRPC: `last-event-id` metadata). */
   lastEventId?: string;
 }
 
@@ -42,7 +42,10 @@ export type CallResult =
     }
   | { readonly ok: false; readonly error: WireError; readonly headers: Headers };
 
-/** One stream event: its SSE `id:` line (none on gRPC) and its StreamResponse payload. */
+/**
+ * One stream event: its SSE `id:` line (gRPC: counted from the stream's `a2a-first-event-id`
+ * metadata, docs/deployment.md) and its StreamResponse payload.
+ */
 export interface StreamEvent {
   readonly id: string | undefined;
   readonly event: Record<string, unknown>;

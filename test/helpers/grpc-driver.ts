@@ -71,8 +71,8 @@ export function metadataOf(overrides: HeaderOverrides = {}): Metadata {
   return metadata;
 }
 
-function refuseHttpOnly(options: CallOptions & { lastEventId?: string }): void {
-  const used = (['query', 'verb', 'lastEventId'] as const).filter((k) => options[k] !== undefined);
+function refuseHttpOnly(options: CallOptions): void {
+  const used = (['query', 'verb'] as const).filter((k) => options[k] !== undefined);
   if (used.length > 0)
     throw new Error(`gRPC has no ${used.join(', ')}: restrict this test to the HTTP bindings`);
 }
@@ -128,7 +128,10 @@ export function grpcDriver(address: string): BindingDriver & { close(): void } {
         method.requestSerialize,
         method.responseDeserialize,
         request(operation, params),
-        metadataOf(options.headers),
+        metadataOf({
+          ...(options.lastEventId === undefined ? {} : { 'last-event-id': options.lastEventId }),
+          ...options.headers,
+        }),
         {},
       );
       options.signal?.addEventListener('abort', () => call.cancel(), { once: true });
@@ -162,11 +165,15 @@ class GrpcStream implements LiveStream {
   private closedByUs = false;
   private failure: Error | undefined;
   private wake: (() => void) | undefined;
+  /** The `a2a-first-event-id` metadata: `B` or `B+n` (docs/deployment.md). */
+  private first: string | undefined;
+  private received = 0;
 
   private constructor(private readonly call: ClientReadableStream<unknown>) {
     call.on('data', (raw: unknown) => {
       try {
-        this.queue.push({ id: undefined, event: decode(`${PACKAGE}.StreamResponse`, raw) });
+        const event = decode(`${PACKAGE}.StreamResponse`, raw);
+        this.queue.push({ id: this.nextId(), event });
       } catch (failure) {
         this.failure ??= asError(failure);
       }
@@ -191,6 +198,7 @@ class GrpcStream implements LiveStream {
     const opened = await new Promise<boolean>((resolve) => {
       call.once('metadata', (metadata: Metadata) => {
         stream.headers = metadataHeaders(metadata);
+        stream.first = stream.headers.get('a2a-first-event-id') ?? undefined;
         resolve(true);
       });
       call.once('status', () => resolve(false));
@@ -198,6 +206,14 @@ class GrpcStream implements LiveStream {
     if (stream.failure) throw stream.failure;
     if (opened || !stream.error) return { ok: true, stream };
     return { ok: false, error: stream.error, headers: stream.headers };
+  }
+
+  /** The id of the next event: the first event id plus the events received before it. */
+  private nextId(): string | undefined {
+    const match = /^(\d+)(?:\+(\d+))?$/.exec(this.first ?? '');
+    if (!match) return undefined;
+    const n = Number(match[2] ?? '0') + this.received++;
+    return n === 0 ? (match[1] ?? '') : `${match[1] ?? ''}+${n}`;
   }
 
   async next(timeoutMs = 5000): Promise<StreamEvent | undefined> {

@@ -74,6 +74,15 @@ export function payloads(events: readonly StreamEvent[]): Event[] {
   return events.map((e) => shape(WireStreamResponse, e.event));
 }
 
+/**
+ * The log position an event id names where the log has no gaps: an SSE id (a sequence number)
+ * as it is, a gRPC cursor `B+n` (docs/deployment.md) as B + n; NaN without an id.
+ */
+export function eventPosition(id: string | undefined): number {
+  const [base = 'NaN', n = '0'] = (id ?? 'NaN').split('+');
+  return Number(base) + Number(n);
+}
+
 /** A compact description of stream events: `task:TASK_STATE_SUBMITTED`, `artifact`, … */
 export function kinds(events: readonly StreamEvent[]): string[] {
   return payloads(events).map((e) => {

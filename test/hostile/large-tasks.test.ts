@@ -2,7 +2,10 @@
  * ListTasks with includeArtifacts over very large tasks (spec §3.1.4) pages by bytes as well as
  * by pageSize: a page ends early, with a nextPageToken, once its tasks pass
  * `memory.listPageBytes` (one task at least), so a listing of huge tasks is never a 500 and
- * following the tokens returns every task once. Over JSON-RPC, HTTP+JSON and gRPC.
+ * following the tokens returns every task once. Each task is bounded (`memory.maxTaskBytes`): a
+ * client message past it is INVALID_PARAMS, an agent output past it FAILS the task with a status
+ * message naming the option (the stores: src/server/task-budget.test.ts). Over JSON-RPC,
+ * HTTP+JSON and gRPC.
  */
 import { expect } from 'vitest';
 import { createAgent } from '../../src/server/index.js';
@@ -114,6 +117,52 @@ serverSuite(
         // The task is untouched and still answers small messages.
         const small = { ...answer(), parts: [{ text: 'ok' }] };
         ok(await b.call('SendMessage', { message: small }));
+      },
+    );
+  },
+);
+
+/** Grows its task by 300 KB artifacts until told to stop: an agent that outgrows the budget. */
+const growingAgent = createAgent({
+  card: { name: 'Growing', description: 'grows', version: '1', skills: [] },
+  async *execute({ task, signal }) {
+    yield task.working();
+    for (let i = 0; i < 10 && !signal.aborted; i++) {
+      await new Promise((resolve) => setImmediate(resolve));
+      yield task.artifact('g'.repeat(300 * KB), { artifactId: 'g', append: i > 0 });
+    }
+    yield task.completed();
+  },
+});
+
+serverSuite(
+  'An agent outgrowing its task',
+  () => startServer(growingAgent, { memory: { maxTaskBytes: 1024 * KB } }),
+  () => {
+    verifies(
+      [82],
+      'fails the task with a status message naming maxTaskBytes; a big first message is INVALID_PARAMS',
+      async (b) => {
+        const message = { messageId: uid('m'), role: 'ROLE_USER', parts: [{ text: 'grow' }] };
+        const { task } = ok(await b.call('SendMessage', { message })) as {
+          task: {
+            status: { state: string; message?: { parts: { text?: string }[] } };
+            artifacts?: { parts: unknown[] }[];
+          };
+        };
+        expect(task.status.state).toBe('TASK_STATE_FAILED');
+        const text = task.status.message?.parts[0]?.text ?? '';
+        expect(text).toContain(`size limit of ${1024 * KB} bytes`);
+        expect(text).toContain('memory.maxTaskBytes');
+        expect(task.artifacts?.[0]?.parts).toHaveLength(3); // the 4th chunk was not recorded
+        const big = {
+          messageId: uid('m'),
+          role: 'ROLE_USER',
+          parts: [{ text: 'b'.repeat(1100 * KB) }],
+        };
+        const refused = await b.call('SendMessage', { message: big });
+        expectInvalidParams(refused, 'message');
+        if (!refused.ok) expect(refused.error.message).toContain('memory.maxTaskBytes');
       },
     );
   },

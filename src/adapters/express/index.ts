@@ -8,7 +8,7 @@ import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { DEFAULT_MAX_BODY_BYTES } from '../../http/handler.js';
 import type { A2AServer } from '../../server/a2a-server.js';
 import type { Agent } from '../../server/agent.js';
-import { disconnectSignal, readNodeBody, writeNodeResponse } from '../common/node-io.js';
+import { disconnectSignal, readNodeBody, writeNodeResponse } from '../../http/node-io.js';
 import { mountedRequest, nodeHeaders, pathOf } from '../common/request.js';
 import { routerOf, type AdapterOptions } from '../common/target.js';
 

@@ -8,7 +8,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { A2AServer } from '../../server/a2a-server.js';
 import type { Agent } from '../../server/agent.js';
-import { disconnectSignal, writeNodeResponse } from '../common/node-io.js';
+import { disconnectSignal, writeNodeResponse } from '../../http/node-io.js';
 import { mountedRequest, nodeHeaders } from '../common/request.js';
 import { routerOf, type AdapterOptions } from '../common/target.js';
 

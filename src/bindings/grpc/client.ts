@@ -2,10 +2,12 @@
  * gRPC client transport (spec §10): calls `lf.a2a.v1.A2AService` at the interface's `host:port`
  * with `a2a-version: 1.0` metadata, the interface tenant in each request's `tenant` field, and
  * results validated like the HTTP transports. Breaking out of a stream cancels the RPC only,
- * never the task (spec §3.5.2).
+ * never the task (spec §3.5.2). Stream events get ids from the stream's `a2a-first-event-id`
+ * metadata, and `lastEventId` is sent as `last-event-id`, so streams resume exactly as on HTTP.
  */
 import {
   Client,
+  type Metadata,
   credentials as channelCredentials,
   type ChannelCredentials,
   type ChannelOptions,
@@ -18,6 +20,12 @@ import {
   type OperationParams,
   type StreamingOperationName,
 } from '../../core/operations.js';
+import {
+  advanceEventCursor,
+  formatEventCursor,
+  parseEventCursor,
+  type EventCursor,
+} from '../../core/event-cursor.js';
 import { TransportError } from '../../transport/errors.js';
 import { checkResult } from '../../transport/http-exchange.js';
 import {
@@ -33,7 +41,13 @@ import { grpcFailure, streamTimeout, type FailureContext } from './client-errors
 import { fromProto, toProto } from './convert.js';
 import { proto, type ProtoObject } from './proto.js';
 import { requestMetadata } from './service-params.js';
-import { GRPC_BINDING, RPC_TYPES, SERVICE_NAME } from './wire.js';
+import {
+  FIRST_EVENT_ID_KEY,
+  GRPC_BINDING,
+  LAST_EVENT_ID_KEY,
+  RPC_TYPES,
+  SERVICE_NAME,
+} from './wire.js';
 
 /** Options of {@link GrpcTransport}. */
 export interface GrpcTransportOptions extends TransportOptions {
@@ -125,9 +139,22 @@ export class GrpcTransport extends BaseTransport {
       method.requestSerialize,
       method.responseDeserialize,
       message,
-      requestMetadata(this.options.headers, options.headers),
+      requestMetadata(
+        this.options.headers,
+        options.headers,
+        options.lastEventId === undefined
+          ? undefined
+          : { [LAST_EVENT_ID_KEY]: options.lastEventId },
+      ),
       {},
     );
+    // The first event's id comes in the initial metadata; event k's is that cursor plus k.
+    let first: EventCursor | undefined;
+    call.once('metadata', (metadata: Metadata) => {
+      const value = metadata.get(FIRST_EVENT_ID_KEY)[0];
+      first = typeof value === 'string' ? parseEventCursor(value) : undefined;
+    });
+    let k = 0;
     const watch = watchStream(call, context, {
       headersMs: options.timeoutMs ?? this.options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
       // gRPC streams carry no keep-alive events: only an explicit idle limit applies.
@@ -142,7 +169,9 @@ export class GrpcTransport extends BaseTransport {
           `${operation} event`,
           this.url,
         ) as StreamItem['event'];
-        yield { event };
+        yield first === undefined
+          ? { event }
+          : { id: formatEventCursor(advanceEventCursor(first, k++)), event };
       }
     } catch (error) {
       throw watch.timedOut() ?? grpcFailure(error, context);

@@ -31,7 +31,12 @@ import type { CallContext, Principal } from '../../core/call-context.js';
 import { MetadataHeaders, peerAddress } from './auth-gate.js';
 import { a2aType, fromProto, toProto } from './convert.js';
 import { proto, type ProtoObject } from './proto.js';
-import { replyMetadata, requestedExtensions, versionError } from './service-params.js';
+import {
+  replyMetadata,
+  requestedExtensions,
+  versionError,
+  withLastEventId,
+} from './service-params.js';
 import { encodeStatus, grpcStatusOf, statusOfError } from './status.js';
 import { tolerantDefinition, unreadableError } from './unreadable.js';
 import { utf8Error } from './utf8.js';
@@ -134,7 +139,7 @@ export function createGrpcService(
     if (unreadable) throw unreadable;
     const params = parseParams(name, fromProto(RPC_TYPES[name].request, request));
     call.tenant = params.tenant;
-    return { call, params };
+    return { call, params: withLastEventId(name, params, metadata) };
   }
 
   const unary =
@@ -154,7 +159,7 @@ export function createGrpcService(
           );
           const result = await service.invoke(name, prepared.params, prepared.call);
           const response = toProto(RPC_TYPES[name].response, result);
-          call.sendMetadata(replyMetadata(prepared.call.activatedExtensions));
+          call.sendMetadata(replyMetadata(prepared.call));
           reply(null, response);
         } catch (error) {
           reply(failureStatus(error, onError));
@@ -188,7 +193,7 @@ export function createGrpcService(
       const source = await service.stream(name, prepared.params, prepared.call);
       iterator = source[Symbol.asyncIterator]();
       // Headers go out now, so clients see the stream open before the first event.
-      call.sendMetadata(replyMetadata(prepared.call.activatedExtensions));
+      call.sendMetadata(replyMetadata(prepared.call));
       while (!abort.signal.aborted) {
         const next = await iterator.next();
         if (next.done || abort.signal.aborted) break;

@@ -1,12 +1,14 @@
 /**
  * Service parameters in gRPC metadata (spec §3.2.6, §10): `a2a-version` (required; patch ignored;
- * missing means 0.3) and `a2a-extensions` (comma-separated URIs, echoed back as activated).
+ * missing means 0.3), `a2a-extensions` (comma-separated URIs, echoed back as activated), and the
+ * resume point of task streams: `last-event-id` in, `a2a-first-event-id` out.
  */
 import { Metadata } from '@grpc/grpc-js';
 import { A2AError, boundText } from '../../core/errors.js';
 import { PROTOCOL_VERSION } from '../../core/interfaces.js';
 import { isSupportedVersion, SUPPORTED_VERSIONS } from '../../http/service-params.js';
-import { EXTENSIONS_KEY, VERSION_KEY } from './wire.js';
+import type { OperationName } from '../../core/operations.js';
+import { EXTENSIONS_KEY, FIRST_EVENT_ID_KEY, LAST_EVENT_ID_KEY, VERSION_KEY } from './wire.js';
 
 /** All values of a metadata key as strings (binary values are ignored). */
 function textValues(metadata: Metadata, key: string): string[] {
@@ -39,12 +41,34 @@ export function requestedExtensions(metadata: Metadata): string[] | undefined {
   return uris.length > 0 ? uris : undefined;
 }
 
-/** Response metadata echoing the activated extensions (empty when none were activated). */
-export function replyMetadata(activated: readonly string[] | undefined): Metadata {
+/**
+ * The parameters of operation `name` with the `last-event-id` of a reconnecting SubscribeToTask
+ * added (`SubscribeToTaskParams.lastEventId`, as HTTP's `Last-Event-ID`); others unchanged.
+ */
+export function withLastEventId<P extends object>(
+  name: OperationName,
+  params: P,
+  metadata: Metadata,
+): P {
+  if (name !== 'SubscribeToTask') return params;
+  const lastEventId = textValues(metadata, LAST_EVENT_ID_KEY)[0];
+  return lastEventId === undefined ? params : { ...params, lastEventId: lastEventId.trim() };
+}
+
+/**
+ * Response metadata: the activated extensions (when any) and, on a task stream, the id of its
+ * first event (FIRST_EVENT_ID_KEY).
+ */
+export function replyMetadata(call: {
+  readonly activatedExtensions?: readonly string[] | undefined;
+  readonly firstEventId?: string | undefined;
+}): Metadata {
   const metadata = new Metadata();
+  const activated = call.activatedExtensions;
   if (activated !== undefined && activated.length > 0) {
     metadata.set(EXTENSIONS_KEY, activated.join(', '));
   }
+  if (call.firstEventId !== undefined) metadata.set(FIRST_EVENT_ID_KEY, call.firstEventId);
   return metadata;
 }
 

@@ -32,6 +32,16 @@ export const RPC_TYPES: Readonly<Record<OperationName, { request: string; respon
 export const VERSION_KEY = 'a2a-version';
 /** Comma-separated extension URIs, requested by the client and echoed as activated. */
 export const EXTENSIONS_KEY = 'a2a-extensions';
+/**
+ * Request metadata of a reconnecting SubscribeToTask: the id of the last event the client saw
+ * (the gRPC equivalent of SSE `Last-Event-ID`, spec §3.1.6; forms in core/event-cursor.ts).
+ */
+export const LAST_EVENT_ID_KEY = 'last-event-id';
+/**
+ * Initial metadata of a task stream: the id of its first event. Event k (from 0) of the stream
+ * has the id `advanceEventCursor(first, k)` (core/event-cursor.ts).
+ */
+export const FIRST_EVENT_ID_KEY = 'a2a-first-event-id';
 /** The trailer carrying a serialized google.rpc.Status (spec §10.6). */
 export const STATUS_DETAILS_KEY = 'grpc-status-details-bin';
 

@@ -1,0 +1,222 @@
+/**
+ * Body reading and reply writing on Node's request and response objects, shared by the node:http
+ * listener (src/node/listener.ts) and the framework adapters that hand those objects out
+ * (Express, Fastify). Typed by shape, so this runtime-neutral floor never imports node:http. The
+ * body is read with the limit enforced while reading; SSE frames are written as they come,
+ * honouring backpressure, and a client that goes away stops the source (never cancels the task,
+ * spec §3.5.2).
+ */
+import { concatBytes } from './body.js';
+import type { HttpResponse } from './types.js';
+
+/** The parts of a Node `IncomingMessage` this file uses. */
+export interface NodeRequestLike {
+  readonly headers: Readonly<Record<string, string | string[] | undefined>>;
+  on(event: 'data', listener: (chunk: Uint8Array) => void): unknown;
+  on(event: 'end' | 'error' | 'close', listener: () => void): unknown;
+  off(event: 'data', listener: (chunk: Uint8Array) => void): unknown;
+  off(event: 'end' | 'error' | 'close', listener: () => void): unknown;
+  pause(): unknown;
+}
+
+/** The parts of a Node `ServerResponse` this file uses. */
+export interface NodeResponseLike {
+  readonly destroyed: boolean;
+  readonly writableFinished: boolean;
+  writeHead(status: number, headers: Record<string, string>): unknown;
+  flushHeaders(): void;
+  write(chunk: string): boolean;
+  end(chunk?: string): unknown;
+  once(event: 'close', listener: () => void): unknown;
+  on(event: 'drain' | 'close', listener: () => void): unknown;
+  off(event: 'drain' | 'close', listener: () => void): unknown;
+}
+
+/** What the node:http listener adds to a response: idle timeout and corking. */
+export interface NodeServerResponseLike extends NodeResponseLike {
+  setTimeout(ms: number, onTimeout: () => void): unknown;
+  destroy(): unknown;
+  cork(): void;
+  uncork(): void;
+}
+
+/** What {@link readNodeBody} found: the bytes, no body, or a body past the limit. */
+export type NodeBody = Uint8Array | undefined | 'too large';
+
+/**
+ * Reads the whole body, stopping (and pausing the stream, so nothing more is buffered) once it
+ * passes `maxBodyBytes`. The bytes stay bytes: `bodyText` decodes them and refuses non-UTF-8.
+ * Rejects when the client goes away while sending.
+ */
+export function readNodeBody(req: NodeRequestLike, maxBodyBytes: number): Promise<NodeBody> {
+  const length = req.headers['content-length'];
+  if (length === undefined && req.headers['transfer-encoding'] === undefined) {
+    return Promise.resolve(undefined);
+  }
+  if (typeof length === 'string' && Number(length) > maxBodyBytes) {
+    return Promise.resolve('too large');
+  }
+  return new Promise((resolve, reject) => {
+    const chunks: Uint8Array[] = [];
+    let total = 0;
+    const cleanup = () => {
+      req.off('data', onData);
+      req.off('end', onEnd);
+      req.off('error', onAbort);
+      req.off('close', onAbort);
+    };
+    const onData = (chunk: Uint8Array) => {
+      total += chunk.byteLength;
+      if (total > maxBodyBytes) {
+        cleanup();
+        req.pause();
+        resolve('too large');
+        return;
+      }
+      chunks.push(chunk);
+    };
+    const onEnd = () => {
+      cleanup();
+      resolve(concatBytes(chunks, total));
+    };
+    const onAbort = () => {
+      cleanup();
+      reject(new Error('the client went away while sending the body'));
+    };
+    req.on('data', onData);
+    req.on('end', onEnd);
+    req.on('error', onAbort);
+    req.on('close', onAbort);
+  });
+}
+
+/** An AbortSignal aborted when `res` closes before the reply was finished (a disconnect). */
+export function disconnectSignal(res: NodeResponseLike): AbortSignal {
+  const controller = new AbortController();
+  if (res.destroyed) {
+    if (!res.writableFinished) controller.abort();
+  } else {
+    res.once('close', () => {
+      if (!res.writableFinished) controller.abort();
+    });
+  }
+  return controller.signal;
+}
+
+/** Options of {@link writeNodeResponse} that only the node:http listener uses. */
+export interface NodeWriteOptions<R extends NodeResponseLike> {
+  /**
+   * Called before writing: the listener sets its idle timeout here (a client that stops reading
+   * the reply is let go; while the handler works the client owes nothing).
+   */
+  readonly prepare?: ((res: R) => void) | undefined;
+  /**
+   * Cork the frames produced in one burst (an agent yielding several events before it awaits
+   * I/O) into one write, uncorking on this scheduler (the listener: `process.nextTick`).
+   */
+  readonly corkUntil?: ((uncork: () => void) => void) | undefined;
+}
+
+/** Writes `response` to `res`: a string body at once, an SSE body frame by frame. */
+export async function writeNodeResponse<R extends NodeResponseLike>(
+  res: R,
+  response: HttpResponse,
+  options: NodeWriteOptions<R> = {},
+): Promise<void> {
+  const { status, headers, body } = response;
+  options.prepare?.(res);
+  if (body === undefined || typeof body === 'string') {
+    const withLength = bodyless(status)
+      ? headers
+      : { ...headers, 'content-length': body === undefined ? '0' : String(byteLength(body)) };
+    res.writeHead(status, withLength);
+    res.end(body);
+    return;
+  }
+  res.writeHead(status, headers);
+  const corked = corking(res, options.corkUntil);
+  corked.cork();
+  res.flushHeaders(); // SSE: the client sees the stream open before the first event
+  const iterator = body[Symbol.asyncIterator]();
+  // A disconnect stops the source at once, even while it waits for the next event.
+  const stop = () => {
+    try {
+      iterator.return?.().catch(() => undefined);
+    } catch {
+      // Nothing to do: the client is gone either way.
+    }
+  };
+  if (res.destroyed) {
+    corked.uncork();
+    stop(); // gone before the stream started: 'close' has fired already
+    return;
+  }
+  res.once('close', stop);
+  try {
+    for (;;) {
+      const next = await iterator.next();
+      if (next.done === true || res.destroyed) break;
+      corked.cork();
+      if (!res.write(next.value)) {
+        corked.uncork(); // 'drain' only comes once the buffered frames are handed to the socket
+        await drained(res);
+      }
+    }
+  } finally {
+    corked.uncork();
+    res.off('close', stop);
+    if (res.destroyed) stop();
+    else res.end();
+  }
+}
+
+/** Cork and uncork of `res` when a scheduler is given (and `res` can cork); else no-ops. */
+function corking(
+  res: NodeResponseLike,
+  corkUntil: ((uncork: () => void) => void) | undefined,
+): { cork(): void; uncork(): void } {
+  const target = res as Partial<NodeServerResponseLike>;
+  if (!corkUntil || !target.cork || !target.uncork) return { cork: () => {}, uncork: () => {} };
+  let corked = false;
+  const uncork = () => {
+    if (!corked) return;
+    corked = false;
+    target.uncork?.();
+  };
+  return {
+    cork: () => {
+      if (corked) return;
+      corked = true;
+      target.cork?.();
+      corkUntil(uncork);
+    },
+    uncork,
+  };
+}
+
+/** Statuses that never carry a body, so no Content-Length either. */
+function bodyless(status: number): boolean {
+  return status === 304 || status === 204 || (status >= 100 && status < 200);
+}
+
+/** UTF-8 length: Node's native count where there is one (no copy), else an encoding. */
+const nodeBuffer = (
+  globalThis as { Buffer?: { byteLength(text: string, encoding: 'utf8'): number } }
+).Buffer;
+const encoder = new TextEncoder();
+function byteLength(text: string): number {
+  return nodeBuffer ? nodeBuffer.byteLength(text, 'utf8') : encoder.encode(text).byteLength;
+}
+
+/** Resolves when the socket can take more data, or is gone. */
+function drained(res: NodeResponseLike): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      res.off('drain', done);
+      res.off('close', done);
+      resolve();
+    };
+    res.on('drain', done);
+    res.on('close', done);
+  });
+}

@@ -1,0 +1,84 @@
+/**
+ * What GetTask and ListTasks (spec §3.1.3, §3.1.4) answer from the store: a task record or
+ * TASK_NOT_FOUND, the task as the caller asked to see it (`historyLength`, `includeArtifacts`),
+ * and a ListTasks page that ends early by bytes (`memory.listPageBytes`) so a listing of very
+ * large tasks is never a 500.
+ */
+import { A2AError } from '../core/errors.js';
+import type { ListTasksRequest, ListTasksResponse, Task } from '../core/schemas/index.js';
+import { taskView } from '../core/task-state.js';
+import { encodePageToken } from '../stores/paging.js';
+import {
+  InvalidPageTokenError,
+  type Scope,
+  type TaskRecord,
+  type TaskStore,
+} from '../stores/types.js';
+import { taskSize } from './event-size.js';
+
+/** The task's record, or TASK_NOT_FOUND (also for a task of another owner or tenant). */
+export async function taskRecord(
+  store: TaskStore,
+  scope: Scope,
+  taskId: string,
+): Promise<TaskRecord> {
+  const record = await store.get(scope, taskId);
+  if (!record)
+    throw new A2AError('TASK_NOT_FOUND', `Task ${taskId} not found`, { metadata: { taskId } });
+  return record;
+}
+
+/** The task as GetTask shows it (`historyLength` applied). */
+export async function viewTask(
+  store: TaskStore,
+  scope: Scope,
+  taskId: string,
+  options: { historyLength?: number | undefined },
+): Promise<Task> {
+  return taskView((await taskRecord(store, scope, taskId)).task, options);
+}
+
+/** One ListTasks page: the store's page, cut short once its views pass `maxBytes`. */
+export async function listTaskViews(
+  store: TaskStore,
+  scope: Scope,
+  params: ListTasksRequest,
+  maxBytes: number,
+): Promise<ListTasksResponse> {
+  const pageSize = params.pageSize ?? 50;
+  let page;
+  try {
+    page = await store.list(scope, {
+      pageSize,
+      contextId: params.contextId,
+      status: params.status,
+      statusTimestampAfter: params.statusTimestampAfter,
+      pageToken: params.pageToken,
+    });
+  } catch (error) {
+    if (error instanceof InvalidPageTokenError) {
+      throw new A2AError('INVALID_PARAMS', error.message, {
+        fieldViolations: [{ field: 'pageToken', description: error.message }],
+      });
+    }
+    throw error;
+  }
+  const options = {
+    historyLength: params.historyLength,
+    includeArtifacts: params.includeArtifacts ?? false,
+  };
+  // A page of very large tasks ends early, by bytes: the rest is on the next page.
+  const tasks: Task[] = [];
+  let bytes = 0;
+  let nextPageToken = page.nextPageToken;
+  for (const task of page.tasks) {
+    const view = taskView(task, options);
+    bytes += taskSize(view);
+    if (tasks.length > 0 && bytes > maxBytes) {
+      nextPageToken = encodePageToken(tasks[tasks.length - 1] as Task);
+      break;
+    }
+    tasks.push(view);
+  }
+  return { tasks, nextPageToken, pageSize, totalSize: page.totalSize };
+}
