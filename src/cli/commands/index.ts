@@ -1,5 +1,6 @@
 /** Every verb of `a2a`, in the order `a2a --help` lists them. */
 import type { Command } from '../command.js';
+import { accountingListCommand } from './accounting-list.js';
 import { cancelCommand } from './cancel.js';
 import { cardKeygenCommand } from './card-keygen.js';
 import { cardSignCommand } from './card-sign.js';
@@ -29,4 +30,5 @@ export const COMMANDS: readonly Command[] = [
   cardVerifyCommand,
   cardKeygenCommand,
   pushReceiveCommand,
+  accountingListCommand,
 ];
