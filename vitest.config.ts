@@ -39,6 +39,7 @@ export default defineConfig({
       'test/e2e/**/*.test.ts',
       'test/interop/**/*.test.ts',
       'test/docs/**/*.test.ts',
+      'test/delegation/**/*.test.ts',
       'examples/**/*.test.ts',
     ],
     testTimeout: 20_000,

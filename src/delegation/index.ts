@@ -1,2 +1,6 @@
 /** `a2a-kit/delegation`: Contract Net and Request-When over A2A (docs/extensions/delegation.md). */
-export {};
+export { contractNet } from './contract-net.js';
+export type { ContractNetOptions, ContractNetRun } from './contract-net.js';
+export { rankBids } from './policies.js';
+export type { RankPolicy } from './policies.js';
+export type { Bid, ContractNetEvent, ContractNetResult } from './types.js';
