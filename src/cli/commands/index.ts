@@ -2,6 +2,7 @@
 import type { Command } from '../command.js';
 import { accountingListCommand } from './accounting-list.js';
 import { cancelCommand } from './cancel.js';
+import { cfpCommand } from './cfp.js';
 import { cardKeygenCommand } from './card-keygen.js';
 import { cardSignCommand } from './card-sign.js';
 import { cardValidateCommand } from './card-validate.js';
@@ -31,4 +32,5 @@ export const COMMANDS: readonly Command[] = [
   cardKeygenCommand,
   pushReceiveCommand,
   accountingListCommand,
+  cfpCommand,
 ];
