@@ -105,15 +105,21 @@ export function createPricedAgent(definition: PricedAgent): Agent {
   ];
   const clock = accounting.clock ?? (() => performance.now());
   const now = accounting.now ?? (() => Date.now());
-  const defaultSkill = Object.keys(skills).length === 1 ? Object.keys(skills)[0] : undefined;
+  const priced = Object.keys(skills);
+  // The only priced skill is the default of a request that names none, when it is the agent's
+  // only skill or the request uses the extension; an agent with unpriced skills too serves plain
+  // messages unpriced.
+  const onlyPriced = priced.length === 1 ? priced[0] : undefined;
+  const soleSkill = agent.card.skills.length <= 1;
 
   async function* run(context: ExecutionContext): AsyncIterable<AgentEvent> {
     const record = (accountingMetadata(context.current?.metadata) ?? {}) as AccountingRecord;
-    const request = accountingMetadata(context.message.metadata) ?? {};
+    const asked = accountingMetadata(context.message.metadata);
+    const request = asked ?? {};
     const skillId =
       record.quote?.skill ??
       (typeof request.skill === 'string' ? request.skill : undefined) ??
-      defaultSkill;
+      (soleSkill || asked !== undefined ? onlyPriced : undefined);
     const pricing = skillId === undefined ? undefined : skills[skillId];
     const update = (extra: AccountingRecord) => ({
       [ACCOUNTING_EXTENSION]: { ...record, ...extra },
