@@ -4,3 +4,10 @@ export type { ContractNetOptions, ContractNetRun } from './contract-net.js';
 export { rankBids } from './policies.js';
 export type { RankPolicy } from './policies.js';
 export type { Bid, ContractNetEvent, ContractNetResult } from './types.js';
+export { MemoryRequestWhenStore, requestWhen, resumeRequestWhen } from './request-when.js';
+export type {
+  RequestWhenOptions,
+  RequestWhenRecord,
+  RequestWhenStore,
+  WhenCondition,
+} from './request-when.js';
