@@ -41,6 +41,7 @@ export default defineConfig({
       'test/interop/**/*.test.ts',
       'test/docs/**/*.test.ts',
       'test/otel/**/*.test.ts',
+      'test/delegation/**/*.test.ts',
       'examples/**/*.test.ts',
     ],
     testTimeout: 20_000,

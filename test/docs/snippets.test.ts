@@ -1,6 +1,6 @@
 /**
  * Docs that compile as written: every fenced TypeScript snippet (```ts / ```typescript) of
- * README.md and docs/*.md is type-checked as its own module, with the repository's compiler
+ * README.md and every .md under docs/ (docs/extensions too) is type-checked as its own module, with the repository's compiler
  * options, importing the package by name (`a2a-kit/node`, …) as a reader would. A new snippet or
  * a new doc file is picked up without an edit here.
  *
@@ -46,7 +46,7 @@ export function snippetsOf(doc: string, text: string): Snippet[] {
 
 const docs = [
   'README.md',
-  ...readdirSync(join(root, 'docs'))
+  ...readdirSync(join(root, 'docs'), { recursive: true, encoding: 'utf8' })
     .filter((name) => name.endsWith('.md'))
     .map((name) => `docs/${name}`),
 ];

@@ -7,7 +7,8 @@ import { EXAMPLE_URL, type Command } from '../command.js';
 import { agentUrl, connect } from '../connect.js';
 import { Narrator, WalkthroughError } from '../demo/narrator.js';
 import { walkthrough, WALKTHROUGH_STEPS } from '../demo/walkthrough.js';
-import { CliError, EXIT } from '../exit-codes.js';
+import { CliError, EXIT, UsageError } from '../exit-codes.js';
+import { contractNetDemo } from '../demo/contract-net.js';
 import { intFlag, stringFlag } from '../options.js';
 import { noExtraArgs } from '../task-helpers.js';
 import { loadDemoAgent } from './serve.js';
@@ -16,13 +17,18 @@ import { loadDemoAgent } from './serve.js';
 export const demoCommand: Command = {
   name: 'demo',
   summary: 'walk through the A2A task lifecycle against the demo agent, step by step',
-  usage: ['demo [--url URL] [--port N]'],
+  usage: ['demo [--url URL] [--port N]', 'demo contract-net'],
   flags: { url: { type: 'string' }, port: { type: 'string', short: 'p' } },
   flagHelp: [
     ['--url URL', 'use this running demo agent instead of starting one'],
     ['-p, --port N', 'port for the agent started in-process (default: any free port)'],
   ],
-  examples: ['demo', `demo --url ${EXAMPLE_URL} --binding HTTP+JSON`, 'demo -o json | jq -c .'],
+  examples: [
+    'demo',
+    'demo contract-net',
+    `demo --url ${EXAMPLE_URL} --binding HTTP+JSON`,
+    'demo -o json | jq -c .',
+  ],
   notes: [
     'Steps: discover; a streamed send creates a task (SUBMITTED → WORKING); it pauses in',
     'INPUT_REQUIRED; the answer (a data part, same taskId) completes it with an artifact; a message',
@@ -31,7 +37,14 @@ export const demoCommand: Command = {
     'and the walkthrough exits 1 at the first one it gets wrong.',
   ],
   async run({ positionals, values, global, out, signal, errors }) {
-    noExtraArgs(positionals, 0);
+    noExtraArgs(positionals, 1);
+    if (positionals[0] === 'contract-net') return contractNetDemo(out, signal);
+    if (positionals[0] !== undefined) {
+      throw new UsageError(
+        `unknown demo "${positionals[0]}"`,
+        'use: a2a demo, or a2a demo contract-net',
+      );
+    }
     const given = stringFlag(values, 'url');
     let agent: ServeResult | undefined;
     let url: string;

@@ -1,6 +1,8 @@
 /** Every verb of `a2a`, in the order `a2a --help` lists them. */
 import type { Command } from '../command.js';
+import { accountingListCommand } from './accounting-list.js';
 import { cancelCommand } from './cancel.js';
+import { cfpCommand } from './cfp.js';
 import { cardKeygenCommand } from './card-keygen.js';
 import { cardSignCommand } from './card-sign.js';
 import { cardValidateCommand } from './card-validate.js';
@@ -33,4 +35,6 @@ export const COMMANDS: readonly Command[] = [
   cardKeygenCommand,
   pushReceiveCommand,
   mcpServeCommand,
+  accountingListCommand,
+  cfpCommand,
 ];

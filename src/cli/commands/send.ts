@@ -9,6 +9,7 @@ import { messageParts } from '../message-parts.js';
 import { booleanFlag, intFlag, listFlag, stringFlag } from '../options.js';
 import { watchStream } from '../render/stream-view.js';
 import { showWaiting } from '../render/waiting.js';
+import { pricedSend } from '../priced-send.js';
 import { exitForState, printNextSteps, requireArgs } from '../task-helpers.js';
 
 /** The `send` verb. */
@@ -17,6 +18,7 @@ export const sendCommand: Command = {
   summary: 'send a message to an agent and show the task (or message) it answers with',
   usage: [
     'send <url> <text...> [--task ID] [--context ID] [--data JSON] [--file PATH] [--stream | --no-wait]',
+    'send <url> <text...> --quote | --max-amount 0.10USD --payer-key FILE [--payer ID] [--skill ID]',
   ],
   flags: {
     task: { type: 'string' },
@@ -27,6 +29,11 @@ export const sendCommand: Command = {
     'no-wait': { type: 'boolean' },
     history: { type: 'string' },
     accept: { type: 'string', multiple: true },
+    quote: { type: 'boolean' },
+    'max-amount': { type: 'string' },
+    'payer-key': { type: 'string' },
+    payer: { type: 'string' },
+    skill: { type: 'string' },
   },
   flagHelp: [
     ['--task ID', 'continue this task (answer INPUT_REQUIRED / AUTH_REQUIRED)'],
@@ -37,10 +44,16 @@ export const sendCommand: Command = {
     ['--no-wait', 'return as soon as the task exists (returnImmediately)'],
     ['--history N', 'include at most N history messages in the reply (historyLength)'],
     ['--accept MEDIA', 'acceptedOutputModes, e.g. --accept text/plain (repeatable)'],
+    ['--quote', 'accounting extension: ask the price first and show the quote (nothing runs)'],
+    ['--max-amount AMT', 'authorize the quote up to AMT (e.g. 0.10USD) and show the statement'],
+    ['--payer-key FILE', 'private JWK that signs the authorization (a2a card keygen --out FILE)'],
+    ['--payer ID', 'the payer id the agent knows your key by (default "cli")'],
+    ['--skill ID', "the priced skill to quote (default the agent's only priced skill)"],
   ],
   examples: [
     `send ${EXAMPLE_URL} echo hello there`,
     `send --stream ${EXAMPLE_URL} story 5`,
+    `send ${EXAMPLE_URL} --quote translate hello   # then --max-amount 0.10USD --payer-key payer.jwk`,
     `send ${EXAMPLE_URL} book   # then: a2a send ${EXAMPLE_URL} --task <id> --data '{"date":"2026-12-24"}'`,
   ],
   notes: [
@@ -77,6 +90,22 @@ export const sendCommand: Command = {
       ...(Object.keys(configuration).length > 0 ? { configuration } : {}),
     };
     const client = await connect(url, global, errors, signal);
+    const maxAmount = stringFlag(values, 'max-amount');
+    if (booleanFlag(values, 'quote') || maxAmount !== undefined) {
+      if (stream || noWait)
+        throw new UsageError('--quote/--max-amount run blocking: drop --stream/--no-wait');
+      return pricedSend({
+        client,
+        message,
+        quoteOnly: booleanFlag(values, 'quote') && maxAmount === undefined,
+        maxAmount,
+        payerKey: stringFlag(values, 'payer-key'),
+        payer: stringFlag(values, 'payer') ?? 'cli',
+        skill: stringFlag(values, 'skill'),
+        out,
+        signal,
+      });
+    }
 
     if (stream) {
       const state = await watchStream(
