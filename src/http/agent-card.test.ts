@@ -10,7 +10,7 @@ function endpoint() {
   const respond = createAgentCardEndpoint({
     card: (baseUrl) => {
       built.push(baseUrl);
-      return { name: 'Echo', supportedInterfaces: [{ url: baseUrl }] } as unknown as AgentCard;
+      return { name: 'Echo', supportedInterfaces: [{ url: baseUrl }] };
     },
     maxAgeSeconds: 120,
     lastModified: started,
