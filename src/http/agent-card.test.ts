@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import type { AgentCard } from '../core/schemas/index.js';
 import { contentHash, createAgentCardEndpoint } from './agent-card.js';
 import type { HttpRequest } from './types.js';
 
