@@ -76,7 +76,7 @@ export const sendCommand: Command = {
       message,
       ...(Object.keys(configuration).length > 0 ? { configuration } : {}),
     };
-    const client = await connect(url, global, errors, signal);
+    const client = await connect(url, global, errors, signal, out);
 
     if (stream) {
       const state = await watchStream(
