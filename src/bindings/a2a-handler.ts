@@ -64,8 +64,9 @@ export function cardInterfaces(
     'jsonrpcPath' | 'restPath' | 'bindings' | 'extraInterfaces' | 'compat'
   > = {},
 ): AgentInterface[] {
-  return [
-    ...bindingInterfaces(baseUrl, options.bindings ?? httpBindings(options)),
-    ...(options.extraInterfaces ?? []),
-  ];
+  return bindingInterfaces(
+    baseUrl,
+    options.bindings ?? httpBindings(options),
+    options.extraInterfaces,
+  );
 }

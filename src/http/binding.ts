@@ -51,10 +51,14 @@ export interface BindingContext {
   readonly versionError: A2AError | undefined;
 }
 
-/** The card entries of `bindings` for `baseUrl`, in their order (spec §8.3.1), older versions last. */
+/**
+ * The card entries of `bindings` for `baseUrl`, in their order (spec §8.3.1), then `extra`
+ * (interfaces served elsewhere, e.g. gRPC), then the older-version entries of the bindings.
+ */
 export function bindingInterfaces(
   baseUrl: string,
   bindings: readonly HttpBinding[],
+  extra: readonly AgentInterface[] = [],
 ): AgentInterface[] {
   const entry = (binding: HttpBinding, protocolVersion: string): AgentInterface => ({
     url: baseUrl + binding.path,
@@ -63,6 +67,7 @@ export function bindingInterfaces(
   });
   return [
     ...bindings.map((binding) => entry(binding, PROTOCOL_VERSION)),
+    ...extra,
     ...bindings.flatMap((binding) => (binding.alsoVersions ?? []).map((v) => entry(binding, v))),
   ];
 }

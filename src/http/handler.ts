@@ -96,10 +96,8 @@ export function createHttpHandler(
   });
 
   // Spec §8.3.1: interfaces in preference order, the bindings' own first, each with its URL.
-  const interfaces = (baseUrl: string): AgentInterface[] => [
-    ...bindingInterfaces(baseUrl, bindings),
-    ...(options.extraInterfaces ?? []),
-  ];
+  const interfaces = (baseUrl: string): AgentInterface[] =>
+    bindingInterfaces(baseUrl, bindings, options.extraInterfaces);
   const baseCard = (baseUrl: string) => options.card ?? service.agentCard(interfaces(baseUrl));
   const variant = options.versionedCard;
   const vary = variant === undefined ? undefined : { vary: 'A2A-Version' };
