@@ -12,9 +12,6 @@ import { BINDINGS, driverFor, type Driver } from '../../test/security/fixtures/d
 import { defaultGrpcPort } from './grpc.js';
 import { banner, DEFAULT_PORT, parseDemoArgs, startDemo, type DemoServer } from './main.js';
 
-/** The 1.0 card: without A2A-Version the demo (compat: ['0.3']) serves the hybrid 0.3 card. */
-const V1 = { headers: { 'A2A-Version': '1.0' } };
-
 describe('parseDemoArgs', () => {
   it.each([
     [[], {}, {}],
@@ -53,25 +50,15 @@ describe('startDemo', () => {
     expect(DEFAULT_PORT).toBe(8765);
     const running = await startDemo({ port: 0, logger: null });
     try {
-      const card = (await (
-        await fetch(`${running.url}/.well-known/agent-card.json`, V1)
-      ).json()) as {
+      const card = (await (await fetch(`${running.url}/.well-known/agent-card.json`)).json()) as {
         name: string;
-        supportedInterfaces: { url: string; protocolBinding: string; protocolVersion: string }[];
+        supportedInterfaces: { url: string; protocolBinding: string }[];
       };
       expect(card.name).toBe('a2a-kit demo agent');
-      const listed = card.supportedInterfaces.map((i) => [
-        i.protocolBinding,
-        i.protocolVersion,
-        i.url,
-      ]);
-      // 1.0 first (gRPC included), then the 0.3 entries of compat: ['0.3'].
-      expect(listed).toEqual([
-        ['JSONRPC', '1.0', `${running.url}/a2a/jsonrpc`],
-        ['HTTP+JSON', '1.0', `${running.url}/a2a/rest`],
-        ['GRPC', '1.0', running.grpcUrl],
-        ['JSONRPC', '0.3', `${running.url}/a2a/jsonrpc`],
-        ['HTTP+JSON', '0.3', `${running.url}/a2a/rest`],
+      expect(card.supportedInterfaces.map((i) => [i.protocolBinding, i.url])).toEqual([
+        ['JSONRPC', `${running.url}/a2a/jsonrpc`],
+        ['HTTP+JSON', `${running.url}/a2a/rest`],
+        ['GRPC', running.grpcUrl],
       ]);
       expect(running.grpcUrl).toMatch(/^127\.0\.0\.1:\d+$/);
       const reply = await fetch(`${running.url}/a2a/rest/message:send`, {
@@ -121,7 +108,7 @@ describe('the demo shows the toolkit', () => {
     await demo?.close();
   });
   const card = async () =>
-    (await (await fetch(`${demo.url}/.well-known/agent-card.json`, V1)).json()) as AgentCard;
+    (await (await fetch(`${demo.url}/.well-known/agent-card.json`)).json()) as AgentCard;
 
   it('[128] advertises push, the extended card and a signed card, and publishes both JWKS', async () => {
     const served = await card();

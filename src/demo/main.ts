@@ -71,8 +71,6 @@ export async function startDemo(options: DemoOptions = {}): Promise<DemoServer> 
     running = await serve(createDemoAgent({ ...options.agent, token }), {
       port,
       grpc: await demoGrpc(port, options),
-      // A2A 0.3 callers are served too, at the same URLs (docs/interop.md).
-      compat: ['0.3'],
       host: options.host ?? '127.0.0.1',
       publicUrl: options.publicUrl,
       ...opened.serverOptions,
