@@ -38,3 +38,28 @@ export function sendRequest(
   const path = streaming ? '/a2a/rest/message:stream' : '/a2a/rest/message:send';
   return { path, body: restBody(messageId, text) };
 }
+
+/** Headers of an A2A 0.3 request: no `A2A-Version` (absent means 0.3, spec §3.6.2). */
+export const A2A_03_HEADERS: Readonly<Record<string, string>> = {
+  'content-type': 'application/json',
+};
+
+/** Path and body of a blocking 0.3 send (`message/send`; REST `POST /v1/message:send`). */
+export function send03Request(
+  binding: Binding,
+  messageId: string,
+  text: string,
+): { path: string; body: string } {
+  const message = `{"kind":"message","messageId":"${messageId}","role":"user","parts":[{"kind":"text","text":"${text}"}]}`;
+  if (binding === 'jsonrpc') {
+    return {
+      path: '/a2a/jsonrpc',
+      body: `{"jsonrpc":"2.0","id":1,"method":"message/send","params":{"message":${message}}}`,
+    };
+  }
+  const proto = `{"messageId":"${messageId}","role":"ROLE_USER","content":[{"text":"${text}"}]}`;
+  return {
+    path: '/a2a/rest/v1/message:send',
+    body: `{"message":${proto},"configuration":{"blocking":true}}`,
+  };
+}

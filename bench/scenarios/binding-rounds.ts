@@ -21,11 +21,12 @@ export type Measure<T> = (
  * Starts the targets, lets `prepare` check them, warms each up, runs the rounds and stops the
  * servers; the samples are keyed `${binding} ${name}`, in the order of the targets.
  */
-export async function bindingRounds<T>(
+export async function bindingRounds<T, B extends string = Binding>(
   ctx: BenchContext,
   scenario: string,
-  measure: Measure<T>,
+  measure: (server: Child, binding: B, durationSec: number) => ReturnType<Measure<T>>,
   prepare: (name: string, server: Child) => Promise<void> = async () => undefined,
+  bindings: readonly B[] = BINDINGS as readonly string[] as readonly B[],
 ): Promise<{ names: string[]; samples: Map<string, T[]> }> {
   const { options } = ctx;
   const servers = await ctx.startServers(scenario, [
@@ -36,7 +37,7 @@ export async function bindingRounds<T>(
   try {
     const names = [...servers.keys()];
     for (const [name, server] of servers) await prepare(name, server);
-    const run = async (name: string, binding: Binding, durationSec: number) => {
+    const run = async (name: string, binding: B, durationSec: number) => {
       const server = servers.get(name);
       if (server === undefined) throw new Error(`no server ${name}`);
       const { result, failed } = await measure(server, binding, durationSec);
@@ -45,12 +46,12 @@ export async function bindingRounds<T>(
     };
     if (!options.smoke) {
       ctx.log(`${scenario}: warming up`);
-      for (const binding of BINDINGS) for (const name of names) await run(name, binding, 2);
+      for (const binding of bindings) for (const name of names) await run(name, binding, 2);
     }
     const samples = new Map<string, T[]>();
     for (let round = 0; round < options.rounds; round++) {
       ctx.log(`${scenario}: round ${round + 1}/${options.rounds}`);
-      for (const binding of BINDINGS) {
+      for (const binding of bindings) {
         for (const name of rotate(names, round)) {
           const result = await run(name, binding, options.durationSec);
           const key = `${binding} ${name}`;

@@ -4,7 +4,13 @@
  */
 import type { HttpLoadResult, HttpLoadSpec } from '../load/http-load.js';
 import type { ProcessStats } from '../ipc.js';
-import { A2A_HEADERS, sendRequest } from '../load/requests.js';
+import {
+  A2A_03_HEADERS,
+  A2A_HEADERS,
+  send03Request,
+  sendRequest,
+  type Binding,
+} from '../load/requests.js';
 import type { Child } from '../proc.js';
 import { A2AJS, CEILING, KIT, type BenchContext } from '../context.js';
 import {
@@ -22,16 +28,21 @@ import { probeSend } from './probe.js';
 /** Runs the scenario. */
 export async function sendScenario(ctx: BenchContext): Promise<ScenarioResult> {
   const { options } = ctx;
-  const { names, samples } = await bindingRounds<Sample>(
+  const { names, samples } = await bindingRounds<Sample, Variant>(
     ctx,
     'send',
-    async (server, binding, durationSec) => {
-      // The ceiling gets the same request bytes; it ignores them.
-      const { path, body } = sendRequest(binding, false, '[<id>]', 'hello');
+    async (server, variant, durationSec) => {
+      // The ceiling gets the same request bytes; it ignores them. The 0.3 rows are a2a-kit's
+      // (compat: ['0.3']); the other targets get the 1.0 request there, and it is not reported.
+      const v03 = variant.endsWith(V03) && server.name.startsWith(KIT);
+      const binding = variant.replace(V03, '') as Binding;
+      const { path, body } = v03
+        ? send03Request(binding, '[<id>]', 'hello')
+        : sendRequest(binding, false, '[<id>]', 'hello');
       const spec: HttpLoadSpec = {
         url: `${server.url}${path}`,
         method: 'POST',
-        headers: A2A_HEADERS,
+        headers: v03 ? A2A_03_HEADERS : A2A_HEADERS,
         body,
         connections: options.connections,
         durationSec,
@@ -44,9 +55,15 @@ export async function sendScenario(ctx: BenchContext): Promise<ScenarioResult> {
       if (name === CEILING) return;
       for (const binding of BINDINGS) await probeSend(name, server.url, binding);
     },
+    VARIANTS,
   );
   return report(names, samples, options.connections, ctx.baseline?.label);
 }
+
+/** A 1.0 binding, or the same binding spoken as A2A 0.3. */
+type Variant = Binding | `${Binding}${typeof V03}`;
+const V03 = ' 0.3';
+const VARIANTS: readonly Variant[] = [...BINDINGS, ...BINDINGS.map((b) => `${b}${V03}` as const)];
 
 interface Medians {
   rps: number;
@@ -76,8 +93,8 @@ function report(
   const checks: Check[] = [];
   const data: Record<string, Medians> = {};
   for (const binding of BINDINGS) {
-    const med = (name: string): Medians => {
-      const runs = samples.get(`${binding} ${name}`) ?? [];
+    const med = (name: string, variant: string = binding): Medians => {
+      const runs = samples.get(`${variant} ${name}`) ?? [];
       return {
         rps: median(runs.map((r) => r.rps)),
         p50: median(runs.map((r) => r.p50)),
@@ -104,6 +121,25 @@ function report(
     }
     const kit = med(KIT);
     const what = `blocking SendMessage ${LABEL[binding]}`;
+    // The same server and agent spoken as A2A 0.3 (issue 14: at most 10 % over 1.0).
+    const kit03 = med(KIT, `${binding}${V03}`);
+    data[`${binding}${V03} ${KIT}`] = kit03;
+    rows.push([
+      `${LABEL[binding]} 0.3`,
+      KIT,
+      fmt(kit03.rps),
+      fmt(kit03.p50, 2),
+      fmt(kit03.p99, 2),
+      ratio(kit03.rps / ceiling.rps),
+      ratio(kit03.rps / a2ajs.rps),
+      fmt(kit03.cpu),
+      ratio(a2ajs.cpu / kit03.cpu),
+    ]);
+    checks.push({
+      target: `${what} as A2A 0.3 costs ≤ 10 % more server CPU per request than 1.0`,
+      measured: `${ratio(kit03.cpu / kit.cpu)} (${fmt(kit03.cpu)} vs ${fmt(kit.cpu)} µs/req; ${fmt(kit03.rps)} vs ${fmt(kit.rps)} req/s)`,
+      pass: kit03.cpu <= kit.cpu * 1.1,
+    });
     checks.push(
       {
         target: `${what} ≥ 0.5 of the ceiling`,

@@ -13,7 +13,8 @@ const storeName = childArg('store') ?? 'memory';
 const factory = STORES[storeName];
 if (factory === undefined) throw new Error(`unknown store ${storeName}`);
 const store = await factory({ maxTasks: Number(childArg('max-tasks') ?? 10_000) });
-const served = await serve(kitEcho, { port: 0, store, logger: null });
+// compat: ['0.3'] so the send scenario can compare the 0.3 paths with 1.0 on one server.
+const served = await serve(kitEcho, { port: 0, store, logger: null, compat: ['0.3'] });
 const port = Number(new URL(served.url).port);
 
 serveRpc(

@@ -10,6 +10,7 @@ import { createHttpHandler, type HttpHandlerOptions } from '../http/handler.js';
 import type { RoutedHttpHandler } from '../http/types.js';
 import { jsonRpcBinding } from './jsonrpc/server.js';
 import { restBinding } from './rest/server.js';
+import { jsonRpcWithV03, restWithV03, V03_CARD, type CompatVersion } from './v03/bindings.js';
 
 /** Options of {@link createA2AHandler}. */
 export interface A2AHandlerOptions extends HttpHandlerOptions {
@@ -19,13 +20,23 @@ export interface A2AHandlerOptions extends HttpHandlerOptions {
   restPath?: string | undefined;
   /** The HTTP bindings to serve instead of the default JSON-RPC and HTTP+JSON, in card order. */
   bindings?: readonly HttpBinding[] | undefined;
+  /**
+   * Older protocol versions to serve next to 1.0 on the default bindings: `['0.3']` serves A2A
+   * 0.3 JSON-RPC and HTTP+JSON at the same URLs (requests without `A2A-Version`), lists 0.3
+   * entries in the card after the 1.0 ones, and answers card requests without `A2A-Version`
+   * with the hybrid card (docs/interop.md). Default none.
+   */
+  compat?: readonly CompatVersion[] | undefined;
 }
 
 /** The default HTTP bindings, in card order. */
 export function httpBindings(
-  options: Pick<A2AHandlerOptions, 'jsonrpcPath' | 'restPath'> = {},
+  options: Pick<A2AHandlerOptions, 'jsonrpcPath' | 'restPath' | 'compat'> = {},
 ): HttpBinding[] {
-  return [jsonRpcBinding({ path: options.jsonrpcPath }), restBinding({ path: options.restPath })];
+  const jsonrpc = jsonRpcBinding({ path: options.jsonrpcPath });
+  const rest = restBinding({ path: options.restPath });
+  if (options.compat?.includes('0.3')) return [jsonRpcWithV03(jsonrpc), restWithV03(rest)];
+  return [jsonrpc, rest];
 }
 
 /** Creates the request handler of `service` (an A2AServer): the card, JSON-RPC and HTTP+JSON. */
@@ -33,7 +44,13 @@ export function createA2AHandler(
   service: A2AService,
   options: A2AHandlerOptions = {},
 ): RoutedHttpHandler {
-  return createHttpHandler(service, options.bindings ?? httpBindings(options), options);
+  const versionedCard =
+    options.versionedCard ??
+    (options.compat?.includes('0.3') && options.bindings === undefined ? V03_CARD : undefined);
+  return createHttpHandler(service, options.bindings ?? httpBindings(options), {
+    ...options,
+    versionedCard,
+  });
 }
 
 /**
@@ -44,11 +61,12 @@ export function cardInterfaces(
   baseUrl: string,
   options: Pick<
     A2AHandlerOptions,
-    'jsonrpcPath' | 'restPath' | 'bindings' | 'extraInterfaces'
+    'jsonrpcPath' | 'restPath' | 'bindings' | 'extraInterfaces' | 'compat'
   > = {},
 ): AgentInterface[] {
-  return [
-    ...bindingInterfaces(baseUrl, options.bindings ?? httpBindings(options)),
-    ...(options.extraInterfaces ?? []),
-  ];
+  return bindingInterfaces(
+    baseUrl,
+    options.bindings ?? httpBindings(options),
+    options.extraInterfaces,
+  );
 }

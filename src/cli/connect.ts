@@ -7,9 +7,11 @@ import { DEFAULT_BINDINGS, DEFAULT_TRANSPORTS } from '../client/default-transpor
 import { AgentCardResolver } from '../client/card-resolver.js';
 import { apiKey, bearerToken, credentialsForCard } from '../client/credentials.js';
 import type { Interceptor } from '../client/interceptors.js';
+import { majorMinor, PROTOCOL_VERSION } from '../core/interfaces.js';
 import type { AgentCard } from '../core/schemas/index.js';
 import type { ErrorContext } from './describe-error.js';
 import { CliError, EXIT, UsageError } from './exit-codes.js';
+import type { Output } from './io.js';
 import type { GlobalOptions } from './options.js';
 
 /** The agent URL a user typed, as an absolute http(s) URL (`host:port` gets `http://`). */
@@ -67,9 +69,10 @@ export async function connect(
   global: GlobalOptions,
   context: ErrorContext,
   signal?: AbortSignal,
+  out?: Pick<Output, 'error'>,
 ): Promise<A2AClient> {
   const card = await fetchCard(url, global, context, { signal });
-  return new A2AClient(card, {
+  const client = new A2AClient(card, {
     preferredBinding: global.binding,
     bindings: DEFAULT_BINDINGS, // gRPC only when asked for (--binding GRPC)
     transports: await transportsFor(global.binding),
@@ -79,6 +82,14 @@ export async function connect(
     interceptors: credentialInterceptors(card, global),
     signal,
   });
+  // Say which protocol version is spoken when it is not the current one (an A2A 0.3 agent).
+  const iface = client.selectedInterface;
+  if (majorMinor(iface.protocolVersion) !== PROTOCOL_VERSION) {
+    out?.error(
+      `note: speaking A2A ${iface.protocolVersion} (${iface.protocolBinding} at ${iface.url}); results are shown in 1.0 form`,
+    );
+  }
+  return client;
 }
 
 /** The transports to use: the defaults, plus gRPC when asked for (loaded only then). */

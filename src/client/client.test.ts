@@ -70,15 +70,25 @@ describe('A2AClient.connect', () => {
     await expect(A2AClient.connect(broken)).rejects.toMatchObject({ code: 'BAD_RESPONSE' });
   });
 
-  it('explains when the agent speaks only protocol 0.3', async () => {
+  it('explains when the agent speaks only protocol 0.3 and the client is limited to 1.0', async () => {
     const old = card([
       { url: 'http://old/a2a', protocolBinding: 'JSONRPC', protocolVersion: '0.3' },
     ]);
-    const error = await caught(A2AClient.connect(old));
+    const error = await caught(A2AClient.connect(old, { protocolVersions: ['1.0'] }));
     expect(error).toBeInstanceOf(IncompatibleAgentError);
     expect((error as Error).message).toMatch(
       /^agent speaks protocol 0\.3 only; this client speaks 1\.0/,
     );
+  });
+
+  it('picks 1.0 before 0.3 when a card offers both, and 0.3 first when told so', async () => {
+    const both = card([
+      { url: 'http://a/old', protocolBinding: 'JSONRPC', protocolVersion: '0.3' },
+      { url: 'http://a/new', protocolBinding: 'JSONRPC', protocolVersion: '1.0' },
+    ]);
+    expect((await A2AClient.connect(both)).selectedInterface.url).toBe('http://a/new');
+    const older = await A2AClient.connect(both, { protocolVersions: ['0.3', '1.0'] });
+    expect(older.selectedInterface.url).toBe('http://a/old');
   });
 });
 

@@ -36,7 +36,12 @@ import {
 } from './interceptors.js';
 import { withRetry, type RetryEnvironment, type RetryOptions } from './retry.js';
 import { InterfacePool, type TransportFactory } from './interface-pool.js';
-import { DEFAULT_BINDINGS, DEFAULT_TRANSPORTS } from './default-transports.js';
+import {
+  COMPAT_TRANSPORTS,
+  DEFAULT_BINDINGS,
+  DEFAULT_PROTOCOL_VERSIONS,
+  DEFAULT_TRANSPORTS,
+} from './default-transports.js';
 import { resumableStream, type ResumeNotice } from './stream-resume.js';
 import {
   DEFAULT_TIMEOUT_MS,
@@ -65,6 +70,15 @@ export interface A2AClientOptions extends RetryEnvironment {
   preferredBinding?: string | undefined;
   /** Transport factories by binding (default {@link DEFAULT_TRANSPORTS}). */
   transports?: Readonly<Record<string, TransportFactory>> | undefined;
+  /**
+   * Protocol versions to use, preferred first (default `['1.0', '0.3']`): when a card offers an
+   * interface at both, the first listed wins; `['1.0']` never talks 0.3, `['0.3', '1.0']`
+   * prefers it. The API and results are 1.0 shapes either way (docs/interop.md).
+   */
+  protocolVersions?: readonly string[] | undefined;
+  /** Transport factories of the versions other than 1.0 (default {@link COMPAT_TRANSPORTS}). */
+  compatTransports?:
+    Readonly<Record<string, Readonly<Record<string, TransportFactory>>>> | undefined;
   /** Overrides the interface tenant (normally copied from the card, spec §8.3.2). */
   tenant?: string | undefined;
   /** Headers sent on every call (and on the card request). */
@@ -153,6 +167,8 @@ export class A2AClient {
       transports: options.transports ?? DEFAULT_TRANSPORTS,
       bindings: options.bindings ?? (options.transports ? undefined : DEFAULT_BINDINGS),
       preferredBinding: options.preferredBinding,
+      versions: options.protocolVersions ?? DEFAULT_PROTOCOL_VERSIONS,
+      versionTransports: options.compatTransports ?? COMPAT_TRANSPORTS,
       tenant: options.tenant,
       transport: { headers, fetch, timeoutMs, idleTimeoutMs, maxEventBytes },
     });

@@ -5,6 +5,8 @@
  */
 import { JsonRpcTransport } from '../bindings/jsonrpc/client.js';
 import { RestTransport } from '../bindings/rest/client.js';
+import { JsonRpc03Transport } from '../bindings/v03/jsonrpc-client.js';
+import { Rest03Transport } from '../bindings/v03/rest-client.js';
 import type { TransportFactory } from './interface-pool.js';
 import { lazyGrpcTransport } from './lazy-grpc.js';
 
@@ -24,3 +26,19 @@ export const DEFAULT_TRANSPORTS: Readonly<Record<string, TransportFactory>> = {
  * `preferredBinding` to include GRPC, so a missing optional package is never a surprise.
  */
 export const DEFAULT_BINDINGS: readonly string[] = ['JSONRPC', 'HTTP+JSON'];
+
+/**
+ * The transports of older protocol versions, by version and binding: A2A 0.3 over JSON-RPC and
+ * HTTP+JSON (docs/interop.md). The caller sees 1.0 shapes either way.
+ */
+export const COMPAT_TRANSPORTS: Readonly<
+  Record<string, Readonly<Record<string, TransportFactory>>>
+> = {
+  '0.3': {
+    JSONRPC: (options) => new JsonRpc03Transport(options),
+    'HTTP+JSON': (options) => new Rest03Transport(options),
+  },
+};
+
+/** The protocol versions a client considers by default, preferred first. */
+export const DEFAULT_PROTOCOL_VERSIONS: readonly string[] = ['1.0', '0.3'];

@@ -4,6 +4,7 @@
  * 5xx from a gateway) hands the call to the next candidate in the card's order (§5.2, [25]).
  * Once an interface has answered, the client sticks to it.
  */
+import { majorMinor, PROTOCOL_VERSION } from '../core/interfaces.js';
 import type { AgentCard, AgentInterface } from '../core/schemas/index.js';
 import { isUnreachable } from './policy.js';
 import { candidateInterfaces } from './select.js';
@@ -19,6 +20,12 @@ export interface InterfacePoolOptions {
   /** Restricts the bindings considered (default: every factory). */
   bindings?: readonly string[] | undefined;
   preferredBinding?: string | undefined;
+  /**
+   * Protocol versions in preference order (default `['1.0']`), and the factories of each
+   * version other than 1.0 by binding (`{ '0.3': { JSONRPC: … } }`).
+   */
+  versions?: readonly string[] | undefined;
+  versionTransports?: Readonly<Record<string, Readonly<Record<string, TransportFactory>>>>;
   /** Overrides every interface's tenant. */
   tenant?: string | undefined;
   /** Everything else the transports get. */
@@ -39,9 +46,17 @@ export class InterfacePool {
   ) {
     const factories = options.transports;
     const bindings = (options.bindings ?? Object.keys(factories)).filter((b) => factories[b]);
+    const bindingsAt: Record<string, string[]> = {};
+    for (const [version, byBinding] of Object.entries(options.versionTransports ?? {})) {
+      bindingsAt[version] = Object.keys(byBinding).filter(
+        (b) => options.bindings === undefined || options.bindings.includes(b),
+      );
+    }
     this.candidates = candidateInterfaces(card, {
       bindings,
       preferredBinding: options.preferredBinding,
+      versions: options.versions,
+      bindingsAt,
     });
     this.transports = this.candidates.map(() => undefined);
   }
@@ -109,7 +124,12 @@ export class InterfacePool {
     const existing = this.transports[index];
     if (existing) return existing;
     const iface = this.candidates[index] as AgentInterface;
-    const factory = this.options.transports[iface.protocolBinding] as TransportFactory;
+    const version = majorMinor(iface.protocolVersion);
+    const factories =
+      version === PROTOCOL_VERSION
+        ? this.options.transports
+        : (this.options.versionTransports?.[version] ?? {});
+    const factory = factories[iface.protocolBinding] as TransportFactory;
     const tenant = this.options.tenant ?? iface.tenant;
     const transport = factory({ ...this.options.transport, url: iface.url, tenant });
     this.transports[index] = transport;

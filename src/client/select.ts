@@ -9,10 +9,16 @@ import { IncompatibleAgentError } from '../transport/errors.js';
 
 /** What the client speaks. */
 export interface SelectOptions {
-  /** Bindings the client implements, e.g. `['JSONRPC', 'HTTP+JSON']`. */
+  /** Bindings the client implements at 1.0, e.g. `['JSONRPC', 'HTTP+JSON']`. */
   bindings: readonly string[];
   /** Use only this binding (still in the card's order among its entries). */
   preferredBinding?: string | undefined;
+  /**
+   * Protocol versions in preference order (default `['1.0']`) with the bindings spoken at each
+   * other version (`{ '0.3': ['JSONRPC', 'HTTP+JSON'] }`); 1.0 uses {@link bindings}.
+   */
+  versions?: readonly string[] | undefined;
+  bindingsAt?: Readonly<Record<string, readonly string[]>> | undefined;
 }
 
 /** The usable interfaces, preferred first; throws {@link IncompatibleAgentError} when none. */
@@ -21,14 +27,23 @@ export function candidateInterfaces(
   options: SelectOptions,
 ): AgentInterface[] {
   const bindings = options.preferredBinding ? [options.preferredBinding] : options.bindings;
-  const found = selectInterfaces(card, bindings, [PROTOCOL_VERSION]);
+  const versions = options.versions ?? [PROTOCOL_VERSION];
+  // Version preference first (1.0 before 0.3 by default), then the card's order (spec §8.3.1).
+  const found = versions.flatMap((version) => {
+    const spoken =
+      majorMinor(version) === PROTOCOL_VERSION ? bindings : (options.bindingsAt?.[version] ?? []);
+    const usable = options.preferredBinding
+      ? spoken.filter((b) => b === options.preferredBinding)
+      : spoken;
+    return selectInterfaces(card, usable, [version]);
+  });
   if (found.length > 0) return found;
   throw new IncompatibleAgentError(
     incompatibility(card.supportedInterfaces, bindings, options.preferredBinding),
     {
       offered: card.supportedInterfaces,
       bindings,
-      versions: [PROTOCOL_VERSION],
+      versions,
     },
   );
 }

@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import type { AgentCard } from '../core/schemas/index.js';
 import { contentHash, createAgentCardEndpoint } from './agent-card.js';
 import type { HttpRequest } from './types.js';
 
@@ -10,7 +9,7 @@ function endpoint() {
   const respond = createAgentCardEndpoint({
     card: (baseUrl) => {
       built.push(baseUrl);
-      return { name: 'Echo', supportedInterfaces: [{ url: baseUrl }] } as unknown as AgentCard;
+      return { name: 'Echo', supportedInterfaces: [{ url: baseUrl }] };
     },
     maxAgeSeconds: 120,
     lastModified: started,

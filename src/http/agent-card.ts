@@ -12,7 +12,9 @@ export const AGENT_CARD_PATH = '/.well-known/agent-card.json';
 /** Options of {@link createAgentCardEndpoint}. */
 export interface AgentCardEndpointOptions {
   /** Builds the card for a base URL (the interfaces' URLs depend on it). */
-  card(baseUrl: string): AgentCard;
+  card(baseUrl: string): AgentCard | Record<string, unknown>;
+  /** Extra response headers (`Vary: A2A-Version` when the body depends on the request version). */
+  headers?: Readonly<Record<string, string>> | undefined;
   /** `Cache-Control: public, max-age=N`. */
   maxAgeSeconds: number;
   /** `Last-Modified`: when the card was last changed (the server start time). */
@@ -46,6 +48,7 @@ export function createAgentCardEndpoint(
       const body = JSON.stringify(options.card(baseUrl));
       const etag = `"${contentHash(body)}"`;
       const notModifiedHeaders = {
+        ...options.headers,
         'cache-control': cacheControl,
         etag,
         'last-modified': lastModified,

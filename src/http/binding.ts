@@ -18,6 +18,11 @@ export interface HttpBinding {
   readonly path: string;
   /** `exact`: the path itself (with or without a trailing slash); `prefix`: also everything under it. */
   readonly match: 'exact' | 'prefix';
+  /**
+   * Older protocol versions it also serves at the same URL (`['0.3']`): the card lists the
+   * binding once more for each, after every current-version entry (1.0 first).
+   */
+  readonly alsoVersions?: readonly string[] | undefined;
   /** The only methods it takes, when it has a fixed set: others get 405 with `Allow`. */
   readonly methods?: readonly string[] | undefined;
   /**
@@ -46,16 +51,25 @@ export interface BindingContext {
   readonly versionError: A2AError | undefined;
 }
 
-/** The card entries of `bindings` for `baseUrl`, in their order (spec §8.3.1). */
+/**
+ * The card entries of `bindings` for `baseUrl`, in their order (spec §8.3.1), then `extra`
+ * (interfaces served elsewhere, e.g. gRPC), then the older-version entries of the bindings.
+ */
 export function bindingInterfaces(
   baseUrl: string,
   bindings: readonly HttpBinding[],
+  extra: readonly AgentInterface[] = [],
 ): AgentInterface[] {
-  return bindings.map((binding) => ({
+  const entry = (binding: HttpBinding, protocolVersion: string): AgentInterface => ({
     url: baseUrl + binding.path,
     protocolBinding: binding.protocolBinding,
-    protocolVersion: PROTOCOL_VERSION,
-  }));
+    protocolVersion,
+  });
+  return [
+    ...bindings.map((binding) => entry(binding, PROTOCOL_VERSION)),
+    ...extra,
+    ...bindings.flatMap((binding) => (binding.alsoVersions ?? []).map((v) => entry(binding, v))),
+  ];
 }
 
 /** `/a2a/rest/` → `/a2a/rest`; always with a leading slash. */

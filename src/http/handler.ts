@@ -13,7 +13,7 @@ import {
   toA2AError,
 } from '../core/errors.js';
 import type { OperationMiddleware } from '../core/middleware.js';
-import type { AgentInterface } from '../core/schemas/index.js';
+import type { AgentCard, AgentInterface } from '../core/schemas/index.js';
 import type { A2AService } from '../core/service.js';
 import { handlerSecurity, type HandlerSecurityOptions } from './access.js';
 import { AGENT_CARD_PATH, createAgentCardEndpoint } from './agent-card.js';
@@ -47,6 +47,17 @@ export interface HttpHandlerOptions extends HandlerSecurityOptions {
   routes?: Readonly<Record<string, HttpHandler>> | undefined;
   /** Interfaces served elsewhere (a gRPC port), listed after the HTTP bindings. */
   extraInterfaces?: readonly AgentInterface[] | undefined;
+  /**
+   * Another card body for requests of another protocol version (the 0.3 hybrid card of
+   * `compat: ['0.3']`): `when` gets the request's `A2A-Version` (`''` when absent). Both bodies
+   * are then served with `Vary: A2A-Version`.
+   */
+  versionedCard?:
+    | {
+        when(version: string): boolean;
+        card(card: AgentCard): Record<string, unknown>;
+      }
+    | undefined;
   /**
    * Your operation middleware (logging, rate limits, authorization; see docs/middleware.md), run for
    * every operation after the built-in access control, the first outermost.
@@ -85,15 +96,26 @@ export function createHttpHandler(
   });
 
   // Spec §8.3.1: interfaces in preference order, the bindings' own first, each with its URL.
-  const interfaces = (baseUrl: string): AgentInterface[] => [
-    ...bindingInterfaces(baseUrl, bindings),
-    ...(options.extraInterfaces ?? []),
-  ];
+  const interfaces = (baseUrl: string): AgentInterface[] =>
+    bindingInterfaces(baseUrl, bindings, options.extraInterfaces);
+  const baseCard = (baseUrl: string) => options.card ?? service.agentCard(interfaces(baseUrl));
+  const variant = options.versionedCard;
+  const vary = variant === undefined ? undefined : { vary: 'A2A-Version' };
+  const lastModified = new Date();
   const card = createAgentCardEndpoint({
-    card: (baseUrl) => options.card ?? service.agentCard(interfaces(baseUrl)),
+    card: baseCard,
     maxAgeSeconds: options.cardMaxAgeSeconds ?? 300,
-    lastModified: new Date(),
+    lastModified,
+    headers: vary,
   });
+  const otherCard =
+    variant &&
+    createAgentCardEndpoint({
+      card: (baseUrl) => variant.card(baseCard(baseUrl)),
+      maxAgeSeconds: options.cardMaxAgeSeconds ?? 300,
+      lastModified,
+      headers: vary,
+    });
 
   function context(req: HttpRequest, query: string, binding: HttpBinding): BindingContext {
     const call = new HttpCallContext(req, binding.protocolBinding);
@@ -147,7 +169,9 @@ export function createHttpHandler(
     }
     if (path === AGENT_CARD_PATH) {
       if (req.method !== 'GET' && req.method !== 'HEAD') return methodNotAllowed(req.method, 'GET');
-      return card(req, (fixedBaseUrl ?? derivedBaseUrl(req)) + (req.basePath ?? ''));
+      const base = (fixedBaseUrl ?? derivedBaseUrl(req)) + (req.basePath ?? '');
+      if (otherCard && variant?.when(requestedVersion(req, query))) return otherCard(req, base);
+      return card(req, base);
     }
     const extra =
       options.routes && Object.hasOwn(options.routes, path) ? options.routes[path] : undefined;

@@ -251,6 +251,8 @@ export interface HeaderParts {
   accept: string;
   contentType?: string | undefined;
   lastEventId?: string | undefined;
+  /** Send no `A2A-Version` (a 0.3 call: 0.3 has no such header, spec §3.6.2). */
+  noVersion?: boolean | undefined;
 }
 
 /**
@@ -258,7 +260,8 @@ export interface HeaderParts {
  * Accept, Content-Type, `Last-Event-ID`; caller headers may override any of them.
  */
 export function buildHeaders(parts: HeaderParts): Headers {
-  const headers = new Headers({ Accept: parts.accept, 'A2A-Version': PROTOCOL_VERSION });
+  const headers = new Headers({ Accept: parts.accept });
+  if (parts.noVersion !== true) headers.set('A2A-Version', PROTOCOL_VERSION);
   if (parts.contentType) headers.set('Content-Type', parts.contentType);
   if (parts.lastEventId !== undefined) headers.set('Last-Event-ID', parts.lastEventId);
   for (const layer of parts.layers) {

@@ -34,6 +34,8 @@ export interface WireRequest<C> {
   body?: string | undefined;
   /** Per-call facts the reply is checked against (the JSON-RPC request id). */
   context: C;
+  /** Send no `A2A-Version` header (0.3 transports). */
+  noVersion?: boolean | undefined;
 }
 
 /** A reply read whole: a unary answer, or a stream request answered without an event stream. */
@@ -126,6 +128,7 @@ export abstract class HttpTransport<C = undefined> extends BaseTransport {
         accept: wire.accept,
         contentType: wire.contentType,
         lastEventId: options.lastEventId,
+        noVersion: wire.noVersion,
       }),
       body: wire.body,
       signal: options.signal,

@@ -68,13 +68,11 @@ describe('transport failures (exit 3)', () => {
     expect(missing.stderr).toContain(`no Agent Card at ${web.url}/cards/agent.json (HTTP 404)`);
   });
 
-  it('reports a version mismatch with a 0.3-only agent', async () => {
+  it('speaks 0.3 to a 0.3-only agent and says so (this fake answers its card to every call)', async () => {
     const old = await started(legacyAgent());
     const { code, stderr } = await cli(['send', old.url, 'hi']);
     expect(code).toBe(3);
-    expect(stderr).toContain(
-      'error: version mismatch: the agent speaks A2A 0.3; this client speaks 1.0',
-    );
+    expect(stderr).toContain(`note: speaking A2A 0.3 (JSONRPC at ${old.url}/a2a)`);
   });
 
   it('reports a JSON error object on stderr with -o json', async () => {

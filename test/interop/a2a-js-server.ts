@@ -221,7 +221,17 @@ class InteropExecutor implements AgentExecutor {
 }
 
 /** The card in spec JSON; `withSchemes` adds a bearer scheme (served in their internal form). */
-export function theirCardJson(origin: string, withSchemes = false): Record<string, unknown> {
+export function theirCardJson(
+  origin: string,
+  withSchemes = false,
+  legacy = false,
+): Record<string, unknown> {
+  const v03 = legacy
+    ? [
+        { url: `${origin}${JSONRPC_PATH}`, protocolBinding: 'JSONRPC', protocolVersion: '0.3' },
+        { url: `${origin}${REST_PATH}`, protocolBinding: 'HTTP+JSON', protocolVersion: '0.3' },
+      ]
+    : [];
   return {
     name: 'a2a-js interop agent',
     description: 'An @a2a-js/sdk 1.3.0 agent for a2a-kit interop tests',
@@ -229,6 +239,7 @@ export function theirCardJson(origin: string, withSchemes = false): Record<strin
     supportedInterfaces: [
       { url: `${origin}${JSONRPC_PATH}`, protocolBinding: 'JSONRPC', protocolVersion: '1.0' },
       { url: `${origin}${REST_PATH}`, protocolBinding: 'HTTP+JSON', protocolVersion: '1.0' },
+      ...v03,
     ],
     provider: { organization: 'a2a-kit', url: 'https://example.com' },
     capabilities: { streaming: true, pushNotifications: false },
@@ -253,8 +264,11 @@ export interface TheirServer {
   close(): Promise<void>;
 }
 
-/** Starts their server on 127.0.0.1, any free port. */
-export async function startTheirServer(): Promise<TheirServer> {
+/**
+ * Starts their server on 127.0.0.1, any free port; `legacyCompat` also serves 0.3 (their
+ * `legacyCompat: { enabled: true }`, with 0.3 entries in the card).
+ */
+export async function startTheirServer(legacyCompat = false): Promise<TheirServer> {
   // The card names the listening port: listen first, then build the card, handler and app.
   const server = createServer();
   await new Promise<void>((resolve, reject) => {
@@ -264,7 +278,7 @@ export async function startTheirServer(): Promise<TheirServer> {
   const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const executor = new InteropExecutor();
   const requestHandler = new DefaultRequestHandler(
-    AgentCard.fromJSON(theirCardJson(origin)),
+    AgentCard.fromJSON(theirCardJson(origin, false, legacyCompat)),
     new InMemoryTaskStore(),
     executor,
   );
@@ -285,8 +299,9 @@ export async function startTheirServer(): Promise<TheirServer> {
         AgentCard.toJSON(AgentCard.fromJSON(theirCardJson(origin, true))) as AgentCard,
     }),
   );
-  app.use(JSONRPC_PATH, jsonRpcHandler({ requestHandler, userBuilder }));
-  app.use(REST_PATH, restHandler({ requestHandler, userBuilder }));
+  const compat = legacyCompat ? { legacyCompat: { enabled: true } } : {};
+  app.use(JSONRPC_PATH, jsonRpcHandler({ requestHandler, userBuilder, ...compat }));
+  app.use(REST_PATH, restHandler({ requestHandler, userBuilder, ...compat }));
   server.on('request', app);
   return {
     url: origin,

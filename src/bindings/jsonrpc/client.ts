@@ -50,6 +50,19 @@ export class JsonRpcTransport extends HttpTransport<number> {
     this.url = options.url;
   }
 
+  /** The wire method and params of `operation` (a 0.3 transport converts them). */
+  protected wireCall(
+    operation: OperationName,
+    params: Record<string, unknown>,
+  ): { method: string; params: unknown; noVersion?: boolean } {
+    return { method: methodFor(operation), params };
+  }
+
+  /** The 1.0 form of a wire result before it is validated (identity; 0.3 converts). */
+  protected fromWire(_operation: OperationName, result: unknown): unknown {
+    return result;
+  }
+
   /** A POST of the JSON-RPC request object; the id is what the reply must answer. */
   protected prepare(operation: OperationName, request: object, streaming: boolean) {
     const id = this.nextId++;
@@ -57,13 +70,15 @@ export class JsonRpcTransport extends HttpTransport<number> {
     // spec §8.3.2 / requirement [24] of test/conformance/requirements.ts: exactly the interface tenant, or none at all.
     if (this.options.tenant !== undefined) params.tenant = this.options.tenant;
     else delete params.tenant;
+    const call = this.wireCall(operation, params);
     const wire: WireRequest<number> = {
       url: this.url,
       method: 'POST',
       accept: streaming ? 'text/event-stream, application/json' : JSONRPC_CONTENT_TYPE,
       contentType: JSONRPC_CONTENT_TYPE,
-      body: JSON.stringify({ jsonrpc: '2.0', id, method: methodFor(operation), params }),
+      body: JSON.stringify({ jsonrpc: '2.0', id, method: call.method, params: call.params }),
       context: id,
+      noVersion: call.noVersion,
     };
     return wire;
   }
@@ -155,6 +170,7 @@ export class JsonRpcTransport extends HttpTransport<number> {
       });
     }
     const schema: z.ZodType = OPERATIONS[operation].result;
-    return checkResult(schema, envelope.result, `${operation} result`, this.url);
+    const result = this.fromWire(operation, envelope.result);
+    return checkResult(schema, result, `${operation} result`, this.url);
   }
 }

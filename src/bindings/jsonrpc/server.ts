@@ -144,7 +144,7 @@ function reply(body: string, ctx: BindingContext, error: A2AError | undefined): 
 }
 
 /** The JSON of the request's JSON-RPC `id` when the body has a usable one, else `null`. */
-function requestIdJson(req: HttpRequest, maxBodyBytes: number): string {
+export function requestIdJson(req: HttpRequest, maxBodyBytes: number): string {
   try {
     const body: unknown = JSON.parse(bodyText(req, maxBodyBytes));
     if (typeof body !== 'object' || body === null || Array.isArray(body)) return 'null';
@@ -156,10 +156,11 @@ function requestIdJson(req: HttpRequest, maxBodyBytes: number): string {
   }
 }
 
-type RequestObject = Record<string, unknown> & { id: string | number | null };
+/** A JSON-RPC request object whose id is usable. */
+export type RequestObject = Record<string, unknown> & { id: string | number | null };
 
 /** Parses the body into a request object with a valid id; until then errors answer with id null. */
-function parseRequest(text: string): RequestObject {
+export function parseRequest(text: string): RequestObject {
   let raw: unknown;
   try {
     raw = JSON.parse(text);
@@ -203,7 +204,7 @@ function parseRequest(text: string): RequestObject {
 }
 
 /** Checks `jsonrpc`, `method` and `params` of a request whose id is known. */
-function checkRequest(request: RequestObject): { method: string; params: unknown } {
+export function checkRequest(request: RequestObject): { method: string; params: unknown } {
   if (request.jsonrpc !== '2.0') {
     throw new A2AError('INVALID_REQUEST', 'Invalid request: "jsonrpc" must be "2.0"');
   }

@@ -22,7 +22,7 @@ export const cancelCommand: Command = {
   async run({ positionals, global, out, signal, errors }) {
     const [rawUrl, id = ''] = requireArgs(positionals, ['the agent URL', 'the task id']);
     noExtraArgs(positionals, 2);
-    const client = await connect(agentUrl(rawUrl), global, errors, signal);
+    const client = await connect(agentUrl(rawUrl), global, errors, signal, out);
     const task = await client.cancelTask({ id }, { signal });
     if (out.json) out.jsonDoc(task);
     else for (const line of taskLines(task, out.style)) out.line(line);

@@ -1,7 +1,7 @@
 /** `a2a discover`: fetch the Agent Card and show it readably, with validation warnings. */
 import { candidateInterfaces } from '../../client/select.js';
 import { cardUrl } from '../../client/card-resolver.js';
-import { DEFAULT_BINDINGS } from '../../client/default-transports.js';
+import { DEFAULT_BINDINGS, DEFAULT_PROTOCOL_VERSIONS } from '../../client/default-transports.js';
 import type { AgentInterface } from '../../core/schemas/index.js';
 import { cardEndpointWarnings, cardWarnings } from '../../client/card-warnings.js';
 import { EXAMPLE_URL, type Command } from '../command.js';
@@ -42,8 +42,11 @@ export const discoverCommand: Command = {
     const warnings = [...cardWarnings(card), ...(headers ? cardEndpointWarnings(headers) : [])];
     let selected: AgentInterface | undefined;
     try {
+      const bindings = global.binding ? [global.binding] : DEFAULT_BINDINGS;
       [selected] = candidateInterfaces(card, {
-        bindings: global.binding ? [global.binding] : DEFAULT_BINDINGS,
+        bindings,
+        versions: DEFAULT_PROTOCOL_VERSIONS,
+        bindingsAt: { '0.3': bindings.filter((b) => b !== 'GRPC') },
       });
     } catch (error) {
       const report = describeError(error);

@@ -19,7 +19,7 @@ export const getCommand: Command = {
     noExtraArgs(positionals, 2);
     const url = agentUrl(rawUrl);
     const historyLength = intFlag(values, 'history', 0);
-    const client = await connect(url, global, errors, signal);
+    const client = await connect(url, global, errors, signal, out);
     const task = await client.getTask(
       { id, ...(historyLength !== undefined ? { historyLength } : {}) },
       { signal },

@@ -46,7 +46,7 @@ export const listCommand: Command = {
       ...(pageSize !== undefined ? { pageSize } : {}),
       ...(pageToken !== undefined ? { pageToken } : {}),
     };
-    const client = await connect(url, global, errors, signal);
+    const client = await connect(url, global, errors, signal, out);
     const result = await client.listTasks(request, { signal });
     if (out.json) {
       out.jsonDoc(result);

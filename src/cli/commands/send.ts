@@ -89,7 +89,7 @@ export const sendCommand: Command = {
       message,
       ...(Object.keys(configuration).length > 0 ? { configuration } : {}),
     };
-    const client = await connect(url, global, errors, signal);
+    const client = await connect(url, global, errors, signal, out);
     const maxAmount = stringFlag(values, 'max-amount');
     if (booleanFlag(values, 'quote') || maxAmount !== undefined) {
       if (stream || noWait)

@@ -26,7 +26,7 @@ export const subscribeCommand: Command = {
     const [rawUrl, id = ''] = requireArgs(positionals, ['the agent URL', 'the task id']);
     noExtraArgs(positionals, 2);
     const url = agentUrl(rawUrl);
-    const client = await connect(url, global, errors, signal);
+    const client = await connect(url, global, errors, signal, out);
     const events = client.subscribeToTask({ id }, { signal });
     const state = await watchStream(events, out, errors, { untilSettled: true });
     if (state.task) printNextSteps(out, url, state.task);
