@@ -27,6 +27,8 @@ const NEEDS_PEER: Record<string, string> = {
   'a2a-kit/stores/postgres': 'pg',
   'a2a-kit/testing': 'vitest',
   'a2a-kit/hono': 'hono',
+  'a2a-kit/stores/nats': '@nats-io/transport-node',
+  'a2a-kit/nats': '@nats-io/transport-node',
 };
 const WITHOUT_PEERS = SUBPATHS.filter((s) => NEEDS_PEER[s] === undefined);
 /** Entries that load without their framework but whose types name it (only `import type`). */

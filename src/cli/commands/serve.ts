@@ -1,6 +1,10 @@
 /** `a2a serve`: runs the demo agent in this process until Ctrl+C. */
 import type * as DemoMain from '../../demo/main.js';
-import { DEFAULT_STORE_PATH, storeSettingsFromEnv } from '../../node/open-store.js';
+import {
+  DEFAULT_STORE_PATH,
+  storeSettingsFromEnv,
+  type StoreSettings,
+} from '../../node/open-store.js';
 import { EXAMPLE_URL, type Command } from '../command.js';
 import { CliError, EXIT } from '../exit-codes.js';
 import { booleanFlag, intFlag, stringFlag } from '../options.js';
@@ -25,7 +29,7 @@ export const serveCommand: Command = {
   name: 'serve',
   summary: 'run the demo agent, any command (--exec), an echo agent or a gateway (--proxy)',
   usage: [
-    'serve [--port N] [--host H] [--grpc-port N | --no-grpc] [--store S]',
+    'serve [--port N] [--host H] [--grpc-port N | --no-grpc] [--store S] [--bus nats://…]',
     "serve --exec 'CMD' [--chunk DELIM] [--card FILE | --name N --description D] [--port N]",
     'serve --echo [--name N] [--port N]',
     'serve --proxy URL [--token T | --auth CREDS] [--quiet] [--port N]',
@@ -44,6 +48,7 @@ export const serveCommand: Command = {
     'grpc-port': { type: 'string' },
     'no-grpc': { type: 'boolean' },
     store: { type: 'string' },
+    bus: { type: 'string' },
   },
   flagHelp: [
     ['--exec CMD', 'run CMD (sh -c) per message: the message text on stdin, stdout streamed back'],
@@ -63,6 +68,10 @@ export const serveCommand: Command = {
     [
       '--store S',
       `where tasks live: a SQLite file (default $A2A_STORE or ${DEFAULT_STORE_PATH}), memory, or postgres://…`,
+    ],
+    [
+      '--bus URL',
+      'live events between instances over NATS JetStream: nats://host:port (default $A2A_BUS)',
     ],
   ],
   examples: [
@@ -101,7 +110,7 @@ export const serveCommand: Command = {
         // gRPC when its packages are installed; asked for by port, it must start.
         ...(noGrpc ? { grpc: false } : grpcPort !== undefined ? { grpc: true } : {}),
         store,
-        storeSettings: storeSettingsFromEnv(io.env),
+        storeSettings: busSettings(storeSettingsFromEnv(io.env), stringFlag(values, 'bus')),
         logger: null,
       });
     } catch (error) {
@@ -144,3 +153,8 @@ export const serveCommand: Command = {
     return EXIT.OK;
   },
 };
+
+/** The store settings with `--bus` in place of `A2A_BUS` when given. */
+function busSettings(settings: StoreSettings, bus: string | undefined): StoreSettings {
+  return bus ? { ...settings, bus } : settings;
+}
