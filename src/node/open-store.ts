@@ -8,6 +8,7 @@
 import { isMissingPackage, MissingDependencyError } from '../core/missing-dependency.js';
 import type { OwnershipOptions } from '../server/ownership.js';
 import type { SqliteTaskStore } from '../stores/sqlite/task-store.js';
+import type * as NatsStores from '../stores/nats/index.js';
 import type { EventBus, LogSource, TaskStore } from '../stores/types.js';
 
 /** The server options a store comes with (as in `A2AServerOptions`). */
@@ -97,7 +98,7 @@ async function withBus(
     await opened.close();
     throw new Error(`unknown event bus "${url}": use nats://host:port (or leave it out)`);
   }
-  let nats: typeof import('../stores/nats/index.js');
+  let nats: typeof NatsStores;
   try {
     nats = await load('@nats-io/transport-node', () => import('../stores/nats/index.js'));
   } catch (error) {
