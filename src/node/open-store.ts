@@ -109,8 +109,12 @@ async function withBus(
   const source = store && isLogSource(store) ? { store } : {};
   let bus: EventBus;
   try {
+    // `nats://host:port/<prefix>`: the path is the subject prefix (default `a2a`).
+    const parsed = /^(nats:\/\/[^/]+)(?:\/([^?#]*))?$/i.exec(url);
+    const prefix = parsed?.[2]?.replace(/\/+$/, '') || undefined;
     bus = await nats.NatsEventBus.open({
-      servers: url,
+      servers: parsed?.[1] ?? url,
+      ...(prefix !== undefined ? { prefix } : {}),
       ...source,
       ...(settings.logger !== undefined ? { logger: settings.logger } : {}),
     });

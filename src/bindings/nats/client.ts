@@ -68,7 +68,7 @@ export class NatsTransport extends BaseTransport {
     const timeout = options.timeoutMs ?? this.options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     let reply: Msg;
     try {
-      const pending = nc.request(operationSubject(this.prefix, operation), this.body(request), {
+      const pending = nc.request(operationSubject(this.prefix, operation), this.body(request, nc), {
         headers: this.headers(options),
         timeout,
       });
@@ -109,7 +109,7 @@ export class NatsTransport extends BaseTransport {
     })();
     const iterator = inbox[Symbol.asyncIterator]();
     try {
-      nc.publish(operationSubject(this.prefix, operation), this.body(request), {
+      nc.publish(operationSubject(this.prefix, operation), this.body(request, nc), {
         reply: inbox.getSubject(),
         headers: this.headers(options),
       });
@@ -198,11 +198,21 @@ export class NatsTransport extends BaseTransport {
     return this.connection;
   }
 
-  private body(request: unknown): Uint8Array {
+  private body(request: unknown, nc: NatsConnection): Uint8Array {
     const tenant = this.options.tenant;
     const withTenant =
       tenant && typeof request === 'object' && request !== null ? { ...request, tenant } : request;
-    return encoder.encode(JSON.stringify(withTenant ?? {}));
+    const data = encoder.encode(JSON.stringify(withTenant ?? {}));
+    const max = nc.info?.max_payload;
+    if (max !== undefined && data.byteLength > max - 1024) {
+      // NETWORK: before an interface has answered, the client falls back to the next one.
+      throw new TransportError(
+        'NETWORK',
+        `the request is ${data.byteLength} bytes, over the NATS max payload of ${max} bytes: send large files by URL, or over an HTTP interface`,
+        { url: this.url },
+      );
+    }
+    return data;
   }
 
   private headers(options: CallOptions): MsgHdrs {
