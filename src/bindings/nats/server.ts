@@ -253,6 +253,10 @@ function errorHeaders(error: A2AError): MsgHdrs {
   const h = messageHeaders('error');
   h.set(H.serviceErrorCode, String(ERROR_CATALOG[error.code].http));
   h.set(H.serviceError, error.message.replace(/[\r\n]+/g, ' ').slice(0, 256));
+  // Refusals carry their HTTP headers (`WWW-Authenticate` challenges, `Retry-After`), spec §12.6.
+  for (const [name, value] of Object.entries(error.headers ?? {})) {
+    h.set(name.toLowerCase(), value.replace(/[\r\n]+/g, ' '));
+  }
   return h;
 }
 
