@@ -2,8 +2,8 @@
  * The NATS binding (docs/bindings/nats.md) spoken with the raw NATS client, not our transport:
  * requests on `<prefix>.<Operation>` with service parameters as headers, unary replies and
  * error bodies (the google.rpc.Status JSON of HTTP+JSON), streams on an inbox whose messages are
- * acked one by one. `a2a-last-event-id` carries `lastEventId`; HTTP-only options (query, verb,
- * raw bodies) are refused: a test using them must be restricted to the HTTP bindings.
+ * acked one by one. `a2a-last-event-id` carries `lastEventId`; `raw` sends any bytes as the request
+ * of an operation. HTTP-only options (query, verb) are refused: restrict such tests to HTTP.
  */
 import {
   connect,
@@ -20,6 +20,7 @@ import type {
   HeaderOverrides,
   LiveStream,
   OpenResult,
+  RawReply,
   StreamEvent,
   StreamOptions,
   StreamResult,
@@ -84,6 +85,7 @@ export function natsDriver(url: string): BindingDriver & { close(): void } {
   let connection: Promise<NatsConnection> | undefined;
   const nc = () => (connection ??= connect({ servers: server }));
   const body = (params: object) => JSON.stringify(params);
+  const replies = new Map<string, Msg>();
 
   const driver: BindingDriver & { close(): void } = {
     name: 'NATS',
@@ -130,11 +132,33 @@ export function natsDriver(url: string): BindingDriver & { close(): void } {
     ): Promise<StreamResult> {
       return readStream(await driver.open(operation, params, options), options.abortAfter);
     },
-    raw(): never {
-      throw new Error('NATS has no raw HTTP exchange: restrict this test to the HTTP bindings');
+    /** Any bytes as the request of operation `path` (the method is ignored): a raw NATS request. */
+    async raw(
+      _method: string,
+      path: string,
+      bytes?: string | Uint8Array,
+      overrides?: HeaderOverrides,
+    ): Promise<RawReply> {
+      const reply = await (
+        await nc()
+      ).request(`${prefix}.${path.replace(/^\//, '')}`, bytes ?? '', {
+        headers: headersOf(overrides),
+        timeout: 10_000,
+      });
+      const text = new TextDecoder().decode(reply.data);
+      const status =
+        reply.headers?.get('a2a-kind') === 'error'
+          ? Number(reply.headers?.get('Nats-Service-Error-Code'))
+          : 200;
+      replies.set(text, reply);
+      return { status, headers: asHeaders(reply.headers), text, json: tryJson(text) };
     },
-    parse(): never {
-      throw new Error('NATS has no raw HTTP exchange: restrict this test to the HTTP bindings');
+    parse(reply: RawReply): CallResult {
+      const msg = replies.get(reply.text);
+      if (!msg) throw new Error('parse() takes what raw() returned');
+      if (msg.headers?.get('a2a-kind') === 'error')
+        return { ok: false, error: natsError(msg), headers: reply.headers };
+      return { ok: true, result: reply.json, httpStatus: 200, headers: reply.headers };
     },
     close: () => void connection?.then((c) => c.close()).catch(() => undefined),
   };

@@ -74,7 +74,8 @@ export interface NatsServerHandle {
 }
 
 const encoder = new TextEncoder();
-const decoder = new TextDecoder();
+// Fatal: invalid UTF-8 is refused, never replaced by U+FFFD.
+const decoder = new TextDecoder('utf-8', { fatal: true });
 
 /** Serves `service` (an A2AServer) over NATS. */
 export async function serveNats(
@@ -111,8 +112,14 @@ export async function serveNats(
       }
       call = await context(msg.headers, signal);
       let body: unknown;
+      let text: string;
       try {
-        body = msg.data.length === 0 ? {} : JSON.parse(decoder.decode(msg.data));
+        text = decoder.decode(msg.data);
+      } catch {
+        throw new A2AError('PARSE_ERROR', 'The request body is not valid UTF-8 (spec §5.6)');
+      }
+      try {
+        body = msg.data.length === 0 ? {} : JSON.parse(text);
       } catch {
         throw new A2AError('PARSE_ERROR');
       }
@@ -252,10 +259,11 @@ function messageHeaders(kind: NatsMessageKind, activated?: readonly string[]): M
 function errorHeaders(error: A2AError): MsgHdrs {
   const h = messageHeaders('error');
   h.set(H.serviceErrorCode, String(ERROR_CATALOG[error.code].http));
-  h.set(H.serviceError, error.message.replace(/[\r\n]+/g, ' ').slice(0, 256));
+  // Header values stay printable ASCII: the body carries the message as it is.
+  h.set(H.serviceError, error.message.replace(/[^\x20-\x7e]+/g, '?').slice(0, 256));
   // Refusals carry their HTTP headers (`WWW-Authenticate` challenges, `Retry-After`), spec §12.6.
   for (const [name, value] of Object.entries(error.headers ?? {})) {
-    h.set(name.toLowerCase(), value.replace(/[\r\n]+/g, ' '));
+    h.set(name.toLowerCase(), value.replace(/[^\x20-\x7e]+/g, '?'));
   }
   return h;
 }
