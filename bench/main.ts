@@ -20,6 +20,7 @@ import { sendScenario } from './scenarios/send.js';
 import { storeScenario } from './scenarios/store.js';
 import { storesScenario } from './scenarios/stores.js';
 import { streamScenario } from './scenarios/stream.js';
+import { natsScenario } from './scenarios/nats.js';
 
 const RUN: Record<ScenarioName, (ctx: BenchContext) => Promise<ScenarioResult>> = {
   send: sendScenario,
@@ -30,6 +31,7 @@ const RUN: Record<ScenarioName, (ctx: BenchContext) => Promise<ScenarioResult>> 
   stores: storesScenario,
   memory: memoryScenario,
   client: clientScenario,
+  nats: natsScenario,
 };
 
 async function main(): Promise<void> {

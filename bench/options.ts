@@ -10,6 +10,7 @@ export const SCENARIOS = [
   'stores',
   'memory',
   'client',
+  'nats',
 ] as const;
 
 /** A scenario name. */
