@@ -7,6 +7,7 @@
  * public keys are published as a JWKS (see jwks.ts); several keys may be published while the
  * newest signs, so keys rotate without breaking receivers. Runtime-neutral (jose, Web Crypto).
  */
+import { toBase64Url } from '../core/base64.js';
 import { SignJWT, type JWK } from 'jose';
 import {
   exportPrivateJwk,
@@ -130,7 +131,5 @@ export async function sha256Base64url(bytes: Uint8Array): Promise<string> {
   const digest = new Uint8Array(
     await globalThis.crypto.subtle.digest('SHA-256', new Uint8Array(bytes)),
   );
-  let binary = '';
-  for (const b of digest) binary += String.fromCharCode(b);
-  return btoa(binary).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+  return toBase64Url(digest);
 }

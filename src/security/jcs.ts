@@ -19,9 +19,7 @@ const MAX_DEPTH = 512;
 
 /** RFC 8785 canonical JSON text of `value`. */
 export function canonicalize(value: unknown): string {
-  const out: string[] = [];
-  write(value, out, new Set<object>(), '$');
-  return out.join('');
+  return write(value, new Set<object>(), []);
 }
 
 /** RFC 8785 canonical form of `value` as UTF-8 bytes (the form that gets hashed or signed). */
@@ -29,63 +27,95 @@ export function canonicalizeToBytes(value: unknown): Uint8Array {
   return new TextEncoder().encode(canonicalize(value));
 }
 
-function write(value: unknown, out: string[], ancestors: Set<object>, path: string): void {
+/**
+ * The path of the value being written, as segments (`.name` or `[i]`), joined only for an error
+ * message: the common case builds no path strings.
+ */
+type Path = (string | number)[];
+
+function pathText(path: Path): string {
+  return '$' + path.map((p) => (typeof p === 'number' ? `[${p}]` : `.${p}`)).join('');
+}
+
+function write(value: unknown, ancestors: Set<object>, path: Path): string {
   switch (typeof value) {
     case 'string':
-      out.push(serializeString(value, path));
-      return;
+      return serializeString(value, path);
     case 'number':
-      out.push(serializeNumber(value, path));
-      return;
+      return serializeNumber(value, path);
     case 'boolean':
-      out.push(value ? 'true' : 'false');
-      return;
-    case 'object':
-      if (value === null) {
-        out.push('null');
-        return;
-      }
-      if (ancestors.has(value)) throw new JcsError(`${path}: cyclic structure`);
+      return value ? 'true' : 'false';
+    case 'object': {
+      if (value === null) return 'null';
+      if (ancestors.has(value)) throw new JcsError(`${pathText(path)}: cyclic structure`);
       if (ancestors.size >= MAX_DEPTH)
-        throw new JcsError(`${path}: nested deeper than ${MAX_DEPTH}`);
+        throw new JcsError(`${pathText(path)}: nested deeper than ${MAX_DEPTH}`);
       ancestors.add(value);
-      if (Array.isArray(value)) writeArray(value, out, ancestors, path);
-      else writeObject(value, out, ancestors, path);
+      const text = Array.isArray(value)
+        ? writeArray(value, ancestors, path)
+        : writeObject(value, ancestors, path);
       ancestors.delete(value);
-      return;
+      return text;
+    }
     case 'undefined':
     case 'bigint':
     case 'function':
     case 'symbol':
-      throw new JcsError(`${path}: ${typeof value} has no JSON form`);
+      throw new JcsError(`${pathText(path)}: ${typeof value} has no JSON form`);
   }
 }
 
-function writeArray(items: unknown[], out: string[], ancestors: Set<object>, path: string): void {
-  out.push('[');
+function writeArray(items: unknown[], ancestors: Set<object>, path: Path): string {
+  let out = '[';
   for (let i = 0; i < items.length; i++) {
-    if (i > 0) out.push(',');
-    write(items[i], out, ancestors, `${path}[${i}]`);
+    if (i > 0) out += ',';
+    path.push(i);
+    out += write(items[i], ancestors, path);
+    path.pop();
   }
-  out.push(']');
+  return out + ']';
 }
 
-function writeObject(obj: object, out: string[], ancestors: Set<object>, path: string): void {
+function writeObject(obj: object, ancestors: Set<object>, path: Path): string {
   if ('toJSON' in obj && typeof obj.toJSON === 'function') {
-    throw new JcsError(`${path}: objects with toJSON() are not plain JSON; convert them first`);
+    throw new JcsError(
+      `${pathText(path)}: objects with toJSON() are not plain JSON; convert them first`,
+    );
   }
   const record = obj as Record<string, unknown>;
   // RFC 8785 §3.2.3: sort by UTF-16 code units, which is exactly what `<` does on JS strings.
-  const keys = Object.keys(record)
-    .filter((k) => record[k] !== undefined)
-    .sort(compareUtf16);
-  out.push('{');
-  keys.forEach((key, i) => {
-    if (i > 0) out.push(',');
-    out.push(serializeString(key, path), ':');
-    write(record[key], out, ancestors, `${path}.${key}`);
-  });
-  out.push('}');
+  const keys = sortKeys(Object.keys(record));
+  let out = '{';
+  let first = true;
+  for (const key of keys) {
+    const member = record[key];
+    if (member === undefined) continue;
+    if (!first) out += ',';
+    first = false;
+    out += serializeString(key, path) + ':';
+    path.push(key);
+    out += write(member, ancestors, path);
+    path.pop();
+  }
+  return out + '}';
+}
+
+/**
+ * The keys in UTF-16 order, sorted in place: insertion sort for the few keys of most objects
+ * (no allocation, and nothing to do when already sorted), the built-in sort beyond.
+ */
+function sortKeys(keys: string[]): string[] {
+  if (keys.length > 16) return keys.sort(compareUtf16);
+  for (let i = 1; i < keys.length; i++) {
+    const key = keys[i]!;
+    let j = i - 1;
+    while (j >= 0 && keys[j]! > key) {
+      keys[j + 1] = keys[j]!;
+      j--;
+    }
+    keys[j + 1] = key;
+  }
+  return keys;
 }
 
 /** Orders strings by their UTF-16 code units (RFC 8785 §3.2.3), not by code points or locale. */
@@ -97,8 +127,8 @@ export function compareUtf16(a: string, b: string): number {
  * ECMAScript Number::toString (RFC 8785 §3.2.2.3): shortest round-trip digits, exponent form
  * below 1e-6 and from 1e21 on, `-0` as `0`. NaN and the infinities have no JSON form.
  */
-function serializeNumber(n: number, path: string): string {
-  if (!Number.isFinite(n)) throw new JcsError(`${path}: ${String(n)} has no JSON form`);
+function serializeNumber(n: number, path: Path): string {
+  if (!Number.isFinite(n)) throw new JcsError(`${pathText(path)}: ${String(n)} has no JSON form`);
   // String() implements the ECMAScript algorithm RFC 8785 adopts verbatim; String(-0) is "0".
   return String(n);
 }
@@ -122,7 +152,7 @@ const NEEDS_WORK = /[\u0000-\u001f"\\\ud800-\udfff]/;
  * them, else `\u00xx` in lowercase hex); everything else, including non-ASCII, stays literal.
  * Lone surrogates are not I-JSON (RFC 7493 §2.1) and are rejected.
  */
-function serializeString(s: string, path: string): string {
+function serializeString(s: string, path: Path): string {
   if (!NEEDS_WORK.test(s)) return `"${s}"`;
   let out = '"';
   for (let i = 0; i < s.length; i++) {
@@ -141,6 +171,8 @@ function serializeString(s: string, path: string): string {
   return out + '"';
 }
 
-function loneSurrogate(path: string, unit: number): JcsError {
-  return new JcsError(`${path}: lone surrogate \\u${unit.toString(16)} is not valid I-JSON`);
+function loneSurrogate(path: Path, unit: number): JcsError {
+  return new JcsError(
+    `${pathText(path)}: lone surrogate \\u${unit.toString(16)} is not valid I-JSON`,
+  );
 }

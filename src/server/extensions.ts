@@ -11,6 +11,10 @@ export function activateExtensions(
   declared: readonly AgentExtension[],
   requested: readonly string[],
 ): string[] {
+  // The common case: nothing declared, nothing requested (no allocation on the hot path).
+  if (declared.length === 0 || (requested.length === 0 && !declared.some((e) => e.required))) {
+    return [];
+  }
   const asked = new Set(requested);
   const missing = declared
     .filter((e) => e.required && e.uri && !asked.has(e.uri))

@@ -3,6 +3,7 @@
  * used to detect duplicate sends) and what is a new message, concurrent copies, the window, the
  * fingerprint, and retries across a restart on a durable store.
  */
+import { createHash } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -15,7 +16,7 @@ import { SqliteTaskStore } from '../stores/sqlite/index.js';
 import type { Scope, TaskStore } from '../stores/types.js';
 import { createAgent, type Agent } from './agent.js';
 import { A2AServer } from './a2a-server.js';
-import { messageFingerprint } from './fingerprint.js';
+import { messageFingerprint, nativeSha256, portableSha256 } from './fingerprint.js';
 import { MessageIntake, type IdempotencyOptions } from './intake.js';
 import { TaskLog } from './task-log.js';
 import { TaskRunner, type StartResult } from './task-runner.js';
@@ -188,7 +189,18 @@ describe('per-task bound', () => {
 });
 
 describe('messageFingerprint', () => {
-  it('is the same for one message in any key order, and differs for any other field', async () => {
+  it('is the start of the base64url SHA-256 of the RFC 8785 text (the values stores hold)', () => {
+    const message = { messageId: 'm', role: 'ROLE_USER', parts: [{ text: 'é' }] } as Message;
+    const canonical = '{"messageId":"m","parts":[{"text":"é"}],"role":"ROLE_USER"}';
+    const expected = createHash('sha256').update(canonical).digest('base64url').slice(0, 22);
+    expect(messageFingerprint(message)).toBe(expected);
+    // The runtime's native hash and the pure-JS one (other runtimes) give the same bytes.
+    for (const text of [canonical, '', 'x'.repeat(1000), '\u{1F600} é']) {
+      expect([...portableSha256(text)]).toEqual([...nativeSha256(text, { createHash })]);
+    }
+  });
+
+  it('is the same for one message in any key order, and differs for any other field', () => {
     const base = {
       messageId: 'm',
       role: 'ROLE_USER',
@@ -201,9 +213,9 @@ describe('messageFingerprint', () => {
       role: 'ROLE_USER',
       messageId: 'm',
     } as Message;
-    const fp = await messageFingerprint(base);
+    const fp = messageFingerprint(base);
     expect(fp).toMatch(/^[A-Za-z0-9_-]{22}$/);
-    expect(await messageFingerprint(reordered)).toBe(fp);
+    expect(messageFingerprint(reordered)).toBe(fp);
     for (const other of [
       { ...base, parts: [{ text: 'y' }] },
       { ...base, taskId: 't' },
@@ -211,7 +223,7 @@ describe('messageFingerprint', () => {
       { ...base, metadata: { a: 1 } },
       { ...base, referenceTaskIds: ['r'] },
     ] as Message[]) {
-      expect(await messageFingerprint(other)).not.toBe(fp);
+      expect(messageFingerprint(other)).not.toBe(fp);
     }
   });
 });

@@ -84,7 +84,7 @@ export class MessageIntake {
       checkParts(message.parts, this.options.acceptedModes);
       return this.start(params, call, scope, undefined);
     }
-    const fingerprint = await messageFingerprint(message);
+    const fingerprint = messageFingerprint(message);
     const key = `${scope.tenant}\u0000${scope.owner}\u0000${message.messageId}\u0000${fingerprint}`;
     // Registered with no await before it, so concurrent retries share one attempt.
     const pending = this.inflight.get(key);
@@ -150,7 +150,8 @@ export class MessageIntake {
       fingerprint,
     };
     if (!message.taskId) {
-      await this.options.interrupted?.admit(scope);
+      const admitting = this.options.interrupted?.admit(scope);
+      if (admitting) await admitting;
       // spec §3.4.1: a missing contextId is generated; a client-chosen new one is accepted.
       return runner.start({
         ...base,

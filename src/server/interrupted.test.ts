@@ -159,6 +159,25 @@ describe('per-caller cap on interrupted tasks', () => {
     await s.close();
   });
 
+  it('reads the count from the store once per caller while far from the cap, then per send near it', async () => {
+    const store = new MemoryTaskStore();
+    let counts = 0;
+    const list = store.list.bind(store);
+    store.list = (scope, query) => {
+      if (query.status !== undefined) counts++;
+      return list(scope, query);
+    };
+    const s = server({ store, interrupted: { maxPerCaller: 5 } });
+    for (let i = 0; i < 5; i++) await open(s, alice);
+    expect(counts).toBe(2); // one count (of two states) for five sends: 0 held + 5 started
+    // A sixth could pass the cap: counted afresh (5 held), refused on that count.
+    await expect(open(s, alice)).rejects.toThrow(/maxPerCaller/);
+    expect(counts).toBe(4);
+    await expect(open(s, alice)).rejects.toThrow(/maxPerCaller/);
+    expect(counts).toBe(6);
+    await s.close();
+  });
+
   it('is off with `interrupted: false`, and refuses nonsense options', async () => {
     const s = server({ interrupted: false });
     expect(s.interrupted).toBeUndefined();

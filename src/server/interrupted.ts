@@ -40,6 +40,10 @@ export const DEFAULT_INTERRUPTED_TTL_MS = 24 * 60 * 60_000;
 export const DEFAULT_INTERRUPTED_PER_CALLER = 1_000;
 
 const SCAN_BATCH = 100;
+/** How long a caller's count of interrupted tasks is trusted while far from the cap. */
+const RECOUNT_MS = 1_000;
+/** Callers whose count is kept (the least recently counted go first). */
+const MAX_COUNTED_CALLERS = 10_000;
 const INTERRUPTED_STATES: readonly TaskState[] = [
   'TASK_STATE_INPUT_REQUIRED',
   'TASK_STATE_AUTH_REQUIRED',
@@ -56,6 +60,8 @@ export class InterruptedTasks {
   readonly maxPerCaller: number;
   private timer: ReturnType<typeof setInterval> | undefined;
   private scanning: Promise<void> | undefined;
+  /** Per caller: the last count, when it was read, and the tasks started since. */
+  private readonly counts = new Map<string, { held: number; at: number; started: number }>();
 
   constructor(
     private readonly log: TaskLog,
@@ -93,14 +99,35 @@ export class InterruptedTasks {
 
   /**
    * Refuses a message that would start a new task when the caller already holds
-   * `maxPerCaller` interrupted tasks.
+   * `maxPerCaller` interrupted tasks. The count is read from the store (two ListTasks counts),
+   * at most once per {@link RECOUNT_MS} per caller while the caller is far from the cap: every
+   * task this instance started since the last count is taken as interrupted, so one instance
+   * never lets the cap be exceeded (several instances: by at most what the others start within
+   * that second), and a refusal always rests on a fresh count. Undefined when nothing had to be read.
    */
-  async admit(scope: Scope): Promise<void> {
+  admit(scope: Scope): Promise<void> | undefined {
+    const key = `${scope.tenant}\u0000${scope.owner}`;
+    const seen = this.counts.get(key);
+    if (seen && Date.now() - seen.at < RECOUNT_MS && seen.held + seen.started < this.maxPerCaller) {
+      seen.started++;
+      return undefined;
+    }
+    return this.recount(key, scope);
+  }
+
+  private async recount(key: string, scope: Scope): Promise<void> {
+    const at = Date.now();
     let held = 0;
     for (const status of INTERRUPTED_STATES) {
       const page = await this.log.store.list(scope, { status, pageSize: 1 });
       held += page.totalSize;
     }
+    this.counts.delete(key); // re-inserted last: the map's order is the eviction order
+    if (this.counts.size >= MAX_COUNTED_CALLERS) {
+      const oldest = this.counts.keys().next();
+      if (!oldest.done) this.counts.delete(oldest.value);
+    }
+    this.counts.set(key, { held, at, started: 1 });
     if (held < this.maxPerCaller) return;
     throw new A2AError(
       'RATE_LIMITED',

@@ -41,7 +41,10 @@ export class AccessControl {
   private readonly maxPartsPerMessage: number;
   private readonly maxMessageBytes: number;
   private readonly maxHistoryLength: number;
-  /** No authentication and no per-caller limits: admission has nothing to do. */
+  /**
+   * No authentication and no rate limit: admission (`admit`) has nothing to do. Stream limits do
+   * not count: they are checked by the middleware, on streaming operations only.
+   */
   readonly open: boolean;
 
   constructor(card: SecurityDeclarations, options: AccessControlOptions = {}) {
@@ -56,7 +59,7 @@ export class AccessControl {
     this.maxPartsPerMessage = limits.maxPartsPerMessage ?? DEFAULT_LIMITS.maxPartsPerMessage;
     this.maxMessageBytes = limits.maxMessageBytes ?? DEFAULT_LIMITS.maxMessageBytes;
     this.maxHistoryLength = limits.maxHistoryLength ?? DEFAULT_LIMITS.maxHistoryLength;
-    this.open = !this.authentication && !this.rate && !this.streams && !this.streamsPerAddress;
+    this.open = !this.authentication && !this.rate;
   }
 
   /**
