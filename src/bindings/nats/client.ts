@@ -137,6 +137,13 @@ export class NatsTransport extends BaseTransport {
         }
         const msg = next.value;
         const kind = msg.headers?.get(H.kind);
+        if (!kind && msg.headers?.code === 503) {
+          // NATS's "no responders" status: nobody serves the subject (yet), e.g. just after a
+          // NATS restart. Unreachable, so the client resumes or falls back.
+          throw new TransportError('NETWORK', 'no NATS responder for the stream request', {
+            url: this.url,
+          });
+        }
         if (kind === 'error') throw this.peerError(parseJson(msg.data));
         if (msg.reply) msg.respond(); // the ack that paces the server
         if (kind === 'open' || kind === 'keepalive') {

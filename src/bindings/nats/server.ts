@@ -98,6 +98,9 @@ export async function serveNats(
     },
   });
   await nc.flush();
+  // The last max payload the server announced (`info` is unset while reconnecting).
+  let knownMax = nc.info?.max_payload ?? 1024 * 1024;
+  const maxPayload = () => (knownMax = nc.info?.max_payload ?? knownMax);
   const servers = options.servers ?? 'nats://127.0.0.1:4222';
   const server =
     options.advertisedServer ?? (typeof servers === 'string' ? servers : servers[0]) ?? '';
@@ -158,8 +161,8 @@ export async function serveNats(
     activated?: readonly string[],
   ): void {
     const data = encoder.encode(body);
-    if (data.byteLength > nc.info!.max_payload - 1024) {
-      replyError(msg, tooLarge(data.byteLength, nc.info!.max_payload));
+    if (data.byteLength > maxPayload() - 1024) {
+      replyError(msg, tooLarge(data.byteLength, maxPayload()));
       return;
     }
     msg.respond(data, { headers: messageHeaders(kind, activated) });
@@ -206,8 +209,8 @@ export async function serveNats(
         if (step.done) break;
         next = iterator.next();
         const data = encoder.encode(JSON.stringify(step.value.event));
-        if (data.byteLength > nc.info!.max_payload - 1024) {
-          const error = tooLarge(data.byteLength, nc.info!.max_payload);
+        if (data.byteLength > maxPayload() - 1024) {
+          const error = tooLarge(data.byteLength, maxPayload());
           await send('error', encoder.encode(statusJson(error)), errorHeaders(error));
           return;
         }
