@@ -21,6 +21,7 @@ import { storeScenario } from './scenarios/store.js';
 import { storesScenario } from './scenarios/stores.js';
 import { streamScenario } from './scenarios/stream.js';
 import { otelScenario } from './scenarios/otel.js';
+import { natsScenario } from './scenarios/nats.js';
 
 const RUN: Record<ScenarioName, (ctx: BenchContext) => Promise<ScenarioResult>> = {
   send: sendScenario,
@@ -32,6 +33,7 @@ const RUN: Record<ScenarioName, (ctx: BenchContext) => Promise<ScenarioResult>> 
   memory: memoryScenario,
   client: clientScenario,
   otel: otelScenario,
+  nats: natsScenario,
 };
 
 async function main(): Promise<void> {

@@ -11,6 +11,7 @@ export const SCENARIOS = [
   'memory',
   'client',
   'otel',
+  'nats',
 ] as const;
 
 /** A scenario name. */

@@ -1,7 +1,7 @@
 /**
  * The transports A2AClient speaks out of the box, assembled in one place so the client itself
- * depends on the transport contract only: JSON-RPC and HTTP+JSON over fetch, and gRPC loaded on
- * first use (its packages are optional peers).
+ * depends on the transport contract only: JSON-RPC and HTTP+JSON over fetch, and gRPC and NATS
+ * loaded on first use (their packages are optional peers).
  */
 import { JsonRpcTransport } from '../bindings/jsonrpc/client.js';
 import { RestTransport } from '../bindings/rest/client.js';
@@ -9,15 +9,20 @@ import { JsonRpc03Transport } from '../bindings/v03/jsonrpc-client.js';
 import { Rest03Transport } from '../bindings/v03/rest-client.js';
 import type { TransportFactory } from './interface-pool.js';
 import { lazyGrpcTransport } from './lazy-grpc.js';
+import { NATS_BINDING } from '../bindings/nats/wire.js';
+import { lazyNatsTransport } from './lazy-nats.js';
 
 /**
- * The bindings this client speaks out of the box. GRPC loads the gRPC binding on first use, so it
- * is not among {@link DEFAULT_BINDINGS}: ask for it with `bindings` or `preferredBinding`.
+ * The bindings this client speaks out of the box. GRPC and NATS load their binding on first use,
+ * so they are not among {@link DEFAULT_BINDINGS}: ask for them with `bindings` or
+ * `preferredBinding`.
  */
 export const DEFAULT_TRANSPORTS: Readonly<Record<string, TransportFactory>> = {
   JSONRPC: (options) => new JsonRpcTransport(options),
   'HTTP+JSON': (options) => new RestTransport(options),
   GRPC: lazyGrpcTransport,
+  // The NATS custom binding (docs/bindings/nats.md), opt-in like gRPC.
+  [NATS_BINDING]: lazyNatsTransport,
 };
 
 /**

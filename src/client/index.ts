@@ -59,6 +59,7 @@ export type { VerifyAgentCardOptions } from '../security/card-signing.js';
 export { JsonRpcTransport } from '../bindings/jsonrpc/client.js';
 export { RestTransport } from '../bindings/rest/client.js';
 export { LazyGrpcTransport } from './lazy-grpc.js';
+export { LazyNatsTransport } from './lazy-nats.js';
 export { PROTOCOL_VERSION } from '../core/interfaces.js';
 export {
   agentMessage,

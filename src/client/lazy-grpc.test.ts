@@ -2,6 +2,7 @@
  * GRPC out of the box: A2AClient picks a card's GRPC interface when asked (`bindings`,
  * `preferredBinding`), loading the gRPC binding only then; the default bindings stay HTTP.
  */
+import { NATS_BINDING } from '../bindings/nats/wire.js';
 import { afterAll, afterEach, beforeAll, describe, expect, it, onTestFinished, vi } from 'vitest';
 import { textOf, userMessage } from '../core/parts.js';
 import type { AgentCard, StreamResponse } from '../core/schemas/index.js';
@@ -59,7 +60,8 @@ async function echo(client: A2AClient, text: string): Promise<string> {
 
 describe('GRPC in DEFAULT_TRANSPORTS', () => {
   it('is a transport factory, but not a default binding', () => {
-    expect(Object.keys(DEFAULT_TRANSPORTS)).toEqual(['JSONRPC', 'HTTP+JSON', 'GRPC']);
+    // NATS (docs/bindings/nats.md) is opt-in the same way, under its URI.
+    expect(Object.keys(DEFAULT_TRANSPORTS)).toEqual(['JSONRPC', 'HTTP+JSON', 'GRPC', NATS_BINDING]);
     expect(DEFAULT_BINDINGS).toEqual(['JSONRPC', 'HTTP+JSON']);
     const transport = DEFAULT_TRANSPORTS.GRPC?.({ url: '127.0.0.1:1' });
     expect(transport).toBeInstanceOf(LazyGrpcTransport);

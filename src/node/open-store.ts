@@ -1,13 +1,15 @@
 /**
  * Opens the store named by `--store` / `A2A_STORE` (`a2a serve`, `npm start`): a SQLite file
- * (the default, `.a2a/tasks.db`), `memory`, or a `postgres://` URL with the LISTEN/NOTIFY bus.
+ * (the default, `.a2a/tasks.db`), `memory`, or a `postgres://` URL with the LISTEN/NOTIFY bus;
+ * `--bus nats://…` (`A2A_BUS`) puts the NATS JetStream bus in place of the store's own.
  * The drivers are optional peer dependencies, loaded only when asked for, so a missing one
  * gives a message that says what to install instead of a crash at startup.
  */
 import { isMissingPackage, MissingDependencyError } from '../core/missing-dependency.js';
 import type { OwnershipOptions } from '../server/ownership.js';
 import type { SqliteTaskStore } from '../stores/sqlite/task-store.js';
-import type { EventBus, TaskStore } from '../stores/types.js';
+import type * as NatsStores from '../stores/nats/index.js';
+import type { EventBus, LogSource, TaskStore } from '../stores/types.js';
 
 /** The server options a store comes with (as in `A2AServerOptions`). */
 export interface StoreServerOptions {
@@ -25,6 +27,12 @@ export interface StoreSettings {
   retentionMs?: number | undefined;
   /** PostgreSQL schema (default `a2a`). */
   schema?: string | undefined;
+  /**
+   * The event bus by URL (`--bus`, `A2A_BUS`): `nats://host:port` for the NATS JetStream bus
+   * (instances sharing PostgreSQL fan out over NATS instead of LISTEN/NOTIFY). Default: the
+   * store's own (LISTEN/NOTIFY for PostgreSQL, in-process otherwise).
+   */
+  bus?: string | undefined;
   /** Task ownership leases (PostgreSQL and SQLite). */
   ownership?: OwnershipOptions | undefined;
   logger?: Pick<Console, 'warn' | 'error'> | null | undefined;
@@ -49,7 +57,7 @@ export interface OpenedStore {
 
 const WEEK_MS = 7 * 24 * 3600_000;
 
-/** Reads `A2A_RETENTION_MS`, `A2A_PG_SCHEMA`, `A2A_LEASE_TTL_MS` and `A2A_INSTANCE_ID`. */
+/** Reads `A2A_RETENTION_MS`, `A2A_PG_SCHEMA`, `A2A_BUS`, `A2A_LEASE_TTL_MS` and `A2A_INSTANCE_ID`. */
 export function storeSettingsFromEnv(env: Record<string, string | undefined>): StoreSettings {
   const ms = (name: string): number | undefined => {
     const value = env[name];
@@ -62,6 +70,7 @@ export function storeSettingsFromEnv(env: Record<string, string | undefined>): S
   return {
     retentionMs: ms('A2A_RETENTION_MS'),
     schema: env['A2A_PG_SCHEMA'] || undefined,
+    bus: env['A2A_BUS'] || undefined,
     ownership: {
       ...(leaseTtlMs !== undefined ? { leaseTtlMs } : {}),
       ...(instanceId !== undefined ? { instanceId } : {}),
@@ -73,6 +82,67 @@ export function storeSettingsFromEnv(env: Record<string, string | undefined>): S
 export async function openStore(
   spec: string | undefined,
   settings: StoreSettings = {},
+): Promise<OpenedStore> {
+  const opened = await openTaskStore(spec, settings);
+  if (settings.bus === undefined || settings.bus === '') return opened;
+  return withBus(opened, settings.bus, settings);
+}
+
+/** Replaces the bus of `opened` with the one `url` names (`nats://…`). */
+async function withBus(
+  opened: OpenedStore,
+  url: string,
+  settings: StoreSettings,
+): Promise<OpenedStore> {
+  if (!/^nats:\/\//i.test(url)) {
+    await opened.close();
+    throw new Error(`unknown event bus "${url}": use nats://host:port (or leave it out)`);
+  }
+  let nats: typeof NatsStores;
+  try {
+    nats = await load('@nats-io/transport-node', () => import('../stores/nats/index.js'));
+  } catch (error) {
+    await opened.close();
+    throw error;
+  }
+  const store = opened.serverOptions.store;
+  const source = store && isLogSource(store) ? { store } : {};
+  let bus: EventBus;
+  try {
+    // `nats://host:port/<prefix>`: the path is the subject prefix (default `a2a`).
+    const parsed = /^(nats:\/\/[^/]+)(?:\/([^?#]*))?$/i.exec(url);
+    const prefix = parsed?.[2]?.replace(/\/+$/, '') || undefined;
+    bus = await nats.NatsEventBus.open({
+      servers: parsed?.[1] ?? url,
+      ...(prefix !== undefined ? { prefix } : {}),
+      ...source,
+      ...(settings.logger !== undefined ? { logger: settings.logger } : {}),
+    });
+  } catch (error) {
+    await opened.close();
+    throw error;
+  }
+  const previous = opened.serverOptions.bus;
+  await previous?.close();
+  return {
+    ...opened,
+    description: `${opened.description}, events over NATS ${redact(url)}`,
+    serverOptions: { ...opened.serverOptions, bus },
+    close: async () => {
+      await opened.close();
+      await bus.close();
+    },
+  };
+}
+
+function isLogSource(store: TaskStore): store is TaskStore & LogSource {
+  const s = store as Partial<LogSource>;
+  return typeof s.entryAt === 'function' && typeof s.lastEntry === 'function';
+}
+
+async function openTaskStore(
+  spec: string | undefined,
+  settings: StoreSettings,
 ): Promise<OpenedStore> {
   const name = spec === undefined || spec === '' ? DEFAULT_STORE_PATH : spec;
   const retentionMs = settings.retentionMs ?? WEEK_MS;
@@ -141,17 +211,25 @@ export function missingDriver(driver: string, error: unknown): Error {
   const message = error instanceof Error ? error.message : String(error);
   const missing =
     isMissingPackage(error, driver) ||
+    (driver.startsWith('@nats-io/') && isMissingPackage(error, '@nats-io/jetstream')) ||
     /could not locate the bindings file|was compiled against a different node/i.test(message);
   if (!missing) return error instanceof Error ? error : new Error(message);
   return new MissingDependencyError(
     driver === 'pg'
       ? { packages: ['pg'], feature: 'The PostgreSQL store', install: 'npm install pg' }
-      : {
-          packages: ['better-sqlite3'],
-          feature: 'The SQLite store',
-          install: 'npm install better-sqlite3@12',
-          instead: 'or keep tasks in memory: --store memory',
-        },
+      : driver.startsWith('@nats-io/')
+        ? {
+            packages: ['@nats-io/transport-node', '@nats-io/jetstream'],
+            feature: 'The NATS event bus',
+            install: 'npm install @nats-io/transport-node @nats-io/jetstream',
+            instead: 'or leave out --bus',
+          }
+        : {
+            packages: ['better-sqlite3'],
+            feature: 'The SQLite store',
+            install: 'npm install better-sqlite3@12',
+            instead: 'or keep tasks in memory: --store memory',
+          },
     error,
   );
 }
@@ -163,6 +241,6 @@ function redact(url: string): string {
     if (parsed.password) parsed.password = '***';
     return parsed.toString();
   } catch {
-    return 'postgres://…';
+    return url.replace(/\/\/[^@/]*@/, '//***@');
   }
 }

@@ -13,6 +13,7 @@ import { cardInterfaces, type A2AHandlerOptions } from '../bindings/a2a-handler.
 import type { Agent } from '../server/agent.js';
 import { A2AServer, type A2AServerOptions } from '../server/a2a-server.js';
 import { loadGrpc, startGrpc, type GrpcListener, type GrpcListenOptions } from './grpc.js';
+import { loadNats, natsAuthenticate, type NatsListenOptions } from './nats.js';
 import { toNodeListener } from './listener.js';
 import { accessControlOf, grpcSecurity, servedHandler } from './secure.js';
 import {
@@ -49,6 +50,11 @@ export interface ServeOptions
    * (default: the HTTP host, any free port). Needs @grpc/grpc-js and @grpc/proto-loader.
    */
   grpc?: GrpcListenOptions | boolean | undefined;
+  /**
+   * Also answer over NATS (the custom binding of docs/bindings/nats.md), listed after gRPC in
+   * the card. Needs @nats-io/transport-node.
+   */
+  nats?: NatsListenOptions | undefined;
   /** Serve HTTPS (and gRPC over TLS) with this certificate and key; see docs/security.md. */
   tls?: TlsOptions | undefined;
   /** Sign the card at start-up and publish the public key as a JWKS (spec §8.4). */
@@ -89,6 +95,8 @@ export interface ServeResult {
   httpServer: Server;
   /** The gRPC interface's `host:port`, when serving gRPC. */
   grpcUrl?: string | undefined;
+  /** The NATS interface's `nats://host:port/<subject>`, when serving NATS. */
+  natsUrl?: string | undefined;
   /** Stops listening, drops keep-alive sockets and open streams at once, releases the server. */
   close(): Promise<void>;
 }
@@ -101,6 +109,7 @@ export async function serve(
   // Loaded before anything starts, so a missing optional peer leaves nothing to clean up.
   const grpcModule = options.grpc ? await loadGrpc() : undefined;
   const inspectorModule = await loadInspector(options.inspector, options.host ?? '127.0.0.1');
+  const natsModule = options.nats ? await loadNats() : undefined;
   const owned = !(target instanceof A2AServer);
   if (!owned && options.push !== undefined) {
     throw new TypeError('serve(server, { push }): give push to the A2AServer you pass instead');
@@ -132,7 +141,16 @@ export async function serve(
     : createServer(httpServerOptions(limits));
   limitConnections(httpServer, limits, options.tls !== undefined);
   let grpc: GrpcListener | undefined;
+  let nats: Awaited<ReturnType<NonNullable<typeof natsModule>['serveNats']>> | undefined;
   try {
+    if (natsModule && options.nats) {
+      const secured = grpcSecurity(server, access, undefined, options.middleware);
+      nats = await natsModule.serveNats(secured.service, {
+        ...options.nats,
+        onError: options.onError,
+        authenticate: natsAuthenticate(access),
+      });
+    }
     // gRPC first: nothing may be awaited between `listen` and attaching the request listener.
     if (grpcModule && options.grpc) {
       const secured = grpcSecurity(server, access, options.tls, options.middleware);
@@ -152,6 +170,7 @@ export async function serve(
     });
   } catch (error) {
     await grpc?.close();
+    await nats?.close();
     if (owned) await server.close(); // e.g. EADDRINUSE: release what we created
     throw error;
   }
@@ -162,6 +181,7 @@ export async function serve(
   ).replace(/\/+$/, '');
   const extraInterfaces = [
     ...(grpc ? [grpc.agentInterface] : []),
+    ...(nats ? [nats.agentInterface()] : []),
     ...(options.extraInterfaces ?? []),
   ];
   server.setInterfaces(cardInterfaces(url, { ...options, extraInterfaces }));
@@ -196,7 +216,7 @@ export async function serve(
     (closing ??= (async () => {
       const closed = new Promise<void>((resolve) => httpServer.close(() => resolve()));
       httpServer.closeAllConnections(); // idle keep-alive sockets and open SSE streams
-      await Promise.all([closed, grpc?.close()]);
+      await Promise.all([closed, grpc?.close(), nats?.close()]);
       if (owned) await server.close();
     })());
   try {
@@ -205,7 +225,14 @@ export async function serve(
     await close();
     throw error;
   }
-  return { url, server, httpServer, close, ...(grpc ? { grpcUrl: grpc.url } : {}) };
+  return {
+    url,
+    server,
+    httpServer,
+    close,
+    ...(grpc ? { grpcUrl: grpc.url } : {}),
+    ...(nats ? { natsUrl: nats.url } : {}),
+  };
 }
 
 /**

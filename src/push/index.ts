@@ -26,6 +26,8 @@ export { WebhookGuard, WebhookRefused, systemResolver } from './ssrf.js';
 export type { ResolvedAddress, Resolver, WebhookGuardOptions } from './ssrf.js';
 export { blockedAddressReason } from './ip-ranges.js';
 export { TransportFailure, fetchTransport, guardedTransport } from './transport.js';
+export { sinkTransport } from './sinks.js';
+export type { PushSink } from './sinks.js';
 export type {
   PushRequest,
   PushResponse,

@@ -21,6 +21,7 @@ import type {
 import { DEFAULT_PUSH_RETRY, type RetryPolicy } from './delivery.js';
 import type { PushSigner } from './signing.js';
 import { WebhookGuard, type Resolver } from './ssrf.js';
+import { sinkTransport, type PushSink } from './sinks.js';
 import { fetchTransport, guardedTransport, type PushTransport } from './transport.js';
 import { PushWorker, type DeliveryInstrument, type PushDeliveryOutcome } from './worker.js';
 
@@ -48,6 +49,11 @@ export interface PushNotifierOptions {
   readonly fetch?: typeof fetch | undefined;
   /** Full control of sending (tests, proxies); the URL checks still apply. */
   readonly transport?: PushTransport | undefined;
+  /**
+   * Targets besides webhooks, by URL scheme: `natsPushSink(…)` from `a2a-kit/stores/nats`
+   * delivers to `nats://subject` configs (same outbox, order, retries and signing).
+   */
+  readonly sinks?: readonly PushSink[] | undefined;
   /** Per-request timeout; default 10 s (spec §4.3.3: 10-30 s). */
   readonly timeoutMs?: number | undefined;
   readonly retry?: Partial<RetryPolicy> | undefined;
@@ -96,11 +102,18 @@ export interface PushNotifierHandle extends PushNotifier {
 /** Creates the notifier and (unless `start: false`) starts delivering what the outbox holds. */
 export function createPushNotifier(options: PushNotifierOptions): PushNotifierHandle {
   const { outbox, configs } = storage(options);
-  const guard = new WebhookGuard({ allowHosts: options.allowHosts, resolver: options.resolver });
+  const sinks = options.sinks ?? [];
+  const guard = new WebhookGuard({
+    allowHosts: options.allowHosts,
+    resolver: options.resolver,
+    schemes: new Map(sinks.map((s) => [s.protocol, (url: string) => s.refusal(url)])),
+  });
   let owned: ReturnType<typeof guardedTransport> | undefined;
-  const transport =
+  const transport = sinkTransport(
+    sinks,
     options.transport ??
-    (options.fetch ? fetchTransport(options.fetch, guard) : (owned = guardedTransport(guard)));
+      (options.fetch ? fetchTransport(options.fetch, guard) : (owned = guardedTransport(guard))),
+  );
   const kinds = new Set<PushEventKind>(options.events ?? ['statusUpdate', 'artifactUpdate']);
   const timeoutMs = options.timeoutMs ?? 10_000;
   const logger = options.logger === null ? undefined : (options.logger ?? console);
@@ -176,6 +189,7 @@ export function createPushNotifier(options: PushNotifierOptions): PushNotifierHa
       await Promise.all([...chains.values()]);
       await worker.close();
       owned?.close();
+      for (const sink of sinks) await sink.close?.();
     },
     metrics: () => ({ ...counts, inFlight: worker.inFlight }),
   };

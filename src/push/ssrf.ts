@@ -42,6 +42,11 @@ export interface WebhookGuardOptions {
   readonly allowHosts?: readonly string[] | undefined;
   /** Default {@link systemResolver}. */
   readonly resolver?: Resolver | undefined;
+  /**
+   * Schemes served by a push sink (`nats:`), with the sink's own check (the reason a URL is
+   * refused, or undefined): those URLs skip the web checks, which do not apply to them.
+   */
+  readonly schemes?: ReadonlyMap<string, (url: string) => string | undefined> | undefined;
 }
 
 /** How long config creation waits for DNS before accepting the name unchecked. */
@@ -53,10 +58,17 @@ const LOCAL_SUFFIXES = ['.localhost', '.local', '.localdomain', '.internal', '.h
 export class WebhookGuard {
   private readonly allowed: readonly { host: string; port: string | undefined }[];
   private readonly resolver: Resolver;
+  private readonly schemes: ReadonlyMap<string, (url: string) => string | undefined>;
 
   constructor(options: WebhookGuardOptions = {}) {
     this.allowed = (options.allowHosts ?? []).map(parseAllowed);
     this.resolver = options.resolver ?? systemResolver;
+    this.schemes = options.schemes ?? new Map();
+  }
+
+  /** True when a push sink serves the scheme of `url`. */
+  isSink(url: URL): boolean {
+    return this.schemes.has(url.protocol);
   }
 
   /** True when the URL's host (and port, when the entry names one) is allow-listed. */
@@ -73,6 +85,12 @@ export class WebhookGuard {
       url = new URL(raw);
     } catch {
       throw new WebhookRefused('it is not an absolute URL');
+    }
+    const sink = this.schemes.get(url.protocol);
+    if (sink) {
+      const reason = sink(raw);
+      if (reason !== undefined) throw new WebhookRefused(reason);
+      return url;
     }
     if (url.protocol !== 'https:' && url.protocol !== 'http:') {
       throw new WebhookRefused(`scheme ${url.protocol} is not https`);
@@ -105,7 +123,7 @@ export class WebhookGuard {
   async validate(raw: string): Promise<void> {
     try {
       const url = this.check(raw);
-      if (this.isAllowed(url) || parseIp(url.hostname)) return;
+      if (this.isSink(url) || this.isAllowed(url) || parseIp(url.hostname)) return;
       // A slow or failing resolver does not hold the request up: delivery checks again anyway.
       let timer: ReturnType<typeof setTimeout> | undefined;
       const late = new Promise<undefined>((resolve) => {

@@ -137,8 +137,9 @@ serverSuite(
     verifies([59], 'UTF-8 text round-trips unchanged', async (b) => {
       const text = 'echo héllo wörld 🌍 你好 \u{1F600} ‮rtl';
       const type = b.name === 'JSONRPC' ? 'application/json' : 'application/a2a+json';
-      // gRPC strings are UTF-8 by definition: no content type to state it.
-      const headers = b.name === 'GRPC' ? {} : { 'content-type': `${type}; charset=utf-8` };
+      // gRPC strings and NATS bodies (docs/bindings/nats.md) are UTF-8 by definition.
+      const framed = b.name !== 'GRPC' && b.name !== 'NATS';
+      const headers = framed ? { 'content-type': `${type}; charset=utf-8` } : {};
       const res = await b.call('SendMessage', sendParams(text), { headers });
       const task = taskOf(ok(res));
       expect(textOf(task.artifacts?.[0] ?? { parts: [] })).toBe(`echo: ${text}`);

@@ -5,7 +5,7 @@ import { BINDINGS, serverSuite, verifies, verifiesServer } from '../helpers/bind
 import { expectError } from '../helpers/expect.js';
 import { startServer } from '../helpers/server.js';
 import { WireAgentCard, shape, type WireAgentCard as Card } from '../helpers/shapes.js';
-import { mediaType } from '../helpers/wire.js';
+import { PROTOCOL_BINDING, mediaType } from '../helpers/wire.js';
 
 const CARD_PATH = '/.well-known/agent-card.json';
 
@@ -47,17 +47,21 @@ serverSuite(
       async () => {
         const { supportedInterfaces } = await card(server.url);
         for (const binding of BINDINGS) {
-          const entries = supportedInterfaces.filter((i) => i.protocolBinding === binding);
+          const entries = supportedInterfaces.filter(
+            (i) => i.protocolBinding === PROTOCOL_BINDING[binding],
+          );
           expect(entries.length, binding).toBeGreaterThan(0);
           for (const entry of entries) {
             expect(entry.protocolVersion).toBe('1.0');
-            // HTTP bindings: an absolute URL; gRPC: `host:port` (spec §5.7; proto/a2a.proto).
+            // HTTP bindings: an absolute URL; gRPC: `host:port` (spec §5.7; proto/a2a.proto);
+            // NATS: `nats://host:port/<subject>` (spec §12.7, docs/bindings/nats.md).
             if (binding === 'GRPC') expect(entry.url).toBe(server.running.grpcUrl);
+            else if (binding === 'NATS') expect(entry.url).toBe(server.running.natsUrl);
             else expect(new URL(entry.url).origin).toBe(server.url);
           }
         }
-        for (const entry of supportedInterfaces)
-          expect(['JSONRPC', 'HTTP+JSON', 'GRPC']).toContain(entry.protocolBinding);
+        const served = BINDINGS.map((b) => PROTOCOL_BINDING[b]);
+        for (const entry of supportedInterfaces) expect(served).toContain(entry.protocolBinding);
       },
     );
 
@@ -66,7 +70,9 @@ serverSuite(
       'the interface URL in the card is the endpoint of its binding',
       async (b) => {
         const { supportedInterfaces } = await card(server.url);
-        const entry = supportedInterfaces.find((i) => i.protocolBinding === b.name);
+        const entry = supportedInterfaces.find(
+          (i) => i.protocolBinding === PROTOCOL_BINDING[b.name],
+        );
         expect(entry?.url).toBe(b.endpoint);
         expectError(await b.call('GetTask', { id: 'no-such-task' }), 'TASK_NOT_FOUND');
       },

@@ -66,8 +66,10 @@ serverSuite(
       const version = errorOf(
         await b.call('GetTask', { id: 'x' }, { headers: { 'a2a-version': null } }),
       );
-      // Named as the binding spells it: gRPC metadata keys are lower-case (spec §3.2.6).
-      expect(version.message).toMatch(b.name === 'GRPC' ? /a2a-version/ : /A2A-Version/);
+      // Named as the binding spells it: gRPC metadata keys and NATS headers are lower-case
+      // (spec §3.2.6; docs/bindings/nats.md).
+      const lower = b.name === 'GRPC' || b.name === 'NATS';
+      expect(version.message).toMatch(lower ? /a2a-version/ : /A2A-Version/);
       const notFound = errorOf(await b.call('GetTask', { id: 'task-42' }));
       expect(notFound.message).toContain('task-42');
     });

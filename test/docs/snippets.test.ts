@@ -49,6 +49,10 @@ const docs = [
   ...readdirSync(join(root, 'docs'), { recursive: true, encoding: 'utf8' })
     .filter((name) => name.endsWith('.md'))
     .map((name) => `docs/${name}`),
+  // Binding specifications (docs/bindings/nats.md).
+  ...readdirSync(join(root, 'docs', 'bindings'))
+    .filter((name) => name.endsWith('.md'))
+    .map((name) => `docs/bindings/${name}`),
 ];
 const snippets = docs.flatMap((doc) => snippetsOf(doc, readFileSync(join(root, doc), 'utf8')));
 

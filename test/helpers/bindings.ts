@@ -4,14 +4,15 @@
  * test/conformance/requirements.ts (see test/conformance/README.md); coverage.test.ts reads them back from the sources.
  *
  * Tests run inside `serverSuite(...)`, which starts one server for the suite (HTTP and gRPC) and
- * stops it after. A new binding is one more line in DRIVERS.
+ * stops it after. A new binding is one more line in DRIVERS (NATS runs when A2A_TEST_NATS_URL is set).
  */
 import { afterAll, beforeAll, describe, it } from 'vitest';
 import type { BindingDriver } from './driver.js';
 import { grpcDriver } from './grpc-driver.js';
+import { natsDriver } from './nats-driver.js';
 import { jsonRpcDriver } from './jsonrpc-driver.js';
 import { restDriver } from './rest-driver.js';
-import type { RunningServer } from './server.js';
+import { NATS_URL, type RunningServer } from './server.js';
 import type { BindingName } from './wire.js';
 
 /** Every binding under test, and how to reach it on a running server. */
@@ -19,9 +20,26 @@ const DRIVERS: Readonly<Record<BindingName, (server: RunningServer) => BindingDr
   JSONRPC: (server) => jsonRpcDriver(server.url),
   'HTTP+JSON': (server) => restDriver(server.url),
   GRPC: (server) => grpcDriver(server.grpcUrl),
+  NATS: (server) => natsDriver(server.natsUrl ?? ''),
 };
 
-export const BINDINGS = Object.keys(DRIVERS) as BindingName[];
+/** The bindings every matrix test runs on: NATS only when a NATS server is configured. */
+export const BINDINGS = (Object.keys(DRIVERS) as BindingName[]).filter(
+  (b) => b !== 'NATS' || NATS_URL !== undefined,
+);
+if (NATS_URL === undefined && !warned()) {
+  console.warn(
+    '!! The NATS binding is NOT in the conformance matrix: set A2A_TEST_NATS_URL (e.g. nats://127.0.0.1:4222) to run it.',
+  );
+}
+
+/** Warns once per process. */
+function warned(): boolean {
+  const g = globalThis as { __a2aNatsWarned?: boolean };
+  const before = g.__a2aNatsWarned === true;
+  g.__a2aNatsWarned = true;
+  return before;
+}
 
 /** The server of the enclosing `serverSuite`, usable once its `beforeAll` has run. */
 export interface SuiteServer {

@@ -1,8 +1,14 @@
-/** Starts a test agent on 127.0.0.1, port 0, with `serve()`: HTTP and gRPC (its own free port). */
+/**
+ * Starts a test agent on 127.0.0.1, port 0, with `serve()`: HTTP and gRPC (its own free port),
+ * and NATS on a subject of its own when A2A_TEST_NATS_URL is set.
+ */
 import { serve } from '../../src/node/index.js';
 import { createPushNotifier } from '../../src/push/index.js';
 import { A2AServer, type A2AServerOptions, type Agent } from '../../src/server/index.js';
 import { MemoryTaskStore } from '../../src/stores/memory/task-store.js';
+
+/** The NATS server of the run (the NATS binding is tested when it is set). */
+export const NATS_URL = process.env['A2A_TEST_NATS_URL'] || undefined;
 
 /** Options the suites tune. */
 export interface TestServerOptions {
@@ -26,6 +32,8 @@ export interface RunningServer {
   readonly url: string;
   /** The gRPC interface, `127.0.0.1:PORT`. */
   readonly grpcUrl: string;
+  /** The NATS interface, `nats://host:port/<subject>`, when NATS is configured. */
+  readonly natsUrl?: string | undefined;
   /** Unexpected errors the server answered as INTERNAL: always a bug, tests assert none. */
   readonly internalErrors: unknown[];
   close(): Promise<void>;
@@ -47,6 +55,9 @@ export async function startServer(
     logger: null,
     onError: (error) => internalErrors.push(error),
     grpc: true,
+    ...(NATS_URL
+      ? { nats: { servers: NATS_URL, subject: `conf${crypto.randomUUID().slice(0, 8)}.agent` } }
+      : {}),
     ...rest,
   });
   const grpcUrl = running.grpcUrl;
@@ -55,7 +66,7 @@ export async function startServer(
     await running.close();
     await server?.close();
   };
-  return { url: running.url, grpcUrl, internalErrors, close };
+  return { url: running.url, grpcUrl, natsUrl: running.natsUrl, internalErrors, close };
 }
 
 /** An A2AServer over a memory store with a notifier (closed with the server). */

@@ -111,8 +111,19 @@ export const ERROR_INFO_TYPE = 'type.googleapis.com/google.rpc.ErrorInfo';
 export const BAD_REQUEST_TYPE = 'type.googleapis.com/google.rpc.BadRequest';
 export const A2A_JSON = 'application/a2a+json';
 
-/** The three bindings under test. */
-export type BindingName = 'JSONRPC' | 'HTTP+JSON' | 'GRPC';
+/**
+ * The bindings under test: the three standard ones, and NATS (the custom binding of
+ * docs/bindings/nats.md, whose errors have the HTTP+JSON shape) when a NATS server is configured.
+ */
+export type BindingName = 'JSONRPC' | 'HTTP+JSON' | 'GRPC' | 'NATS';
+
+/** The card's `protocolBinding` of each binding (NATS: its URI, docs/bindings/nats.md). */
+export const PROTOCOL_BINDING: Readonly<Record<BindingName, string>> = {
+  JSONRPC: 'JSONRPC',
+  'HTTP+JSON': 'HTTP+JSON',
+  GRPC: 'GRPC',
+  NATS: 'https://a2a-kit.dev/bindings/nats/v1',
+};
 
 /** An error reply of any binding, normalised. */
 export interface WireError {

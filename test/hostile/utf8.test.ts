@@ -100,6 +100,7 @@ function encoded(b: BindingDriver, operation: string, params: object): Uint8Arra
 
 async function send(b: BindingDriver, operation: string, bytes: Uint8Array): Promise<CallResult> {
   if (b.name === 'GRPC') return grpcRaw(b.endpoint, operation, bytes);
+  if (b.name === 'NATS') return b.parse(await b.raw('REQUEST', operation, bytes));
   if (b.name === 'JSONRPC') return b.parse(await b.raw('POST', '', bytes));
   const path = operation === 'GetTask' ? '/tasks/x' : '/message:send';
   // GetTask has no body on HTTP+JSON: its id is in the path, so only bodies are tested there.

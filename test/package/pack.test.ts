@@ -28,6 +28,8 @@ const NEEDS_PEER: Record<string, string> = {
   'a2a-kit/testing': 'vitest',
   'a2a-kit/hono': 'hono',
   'a2a-kit/otel': '@opentelemetry/api',
+  'a2a-kit/stores/nats': '@nats-io/transport-node',
+  'a2a-kit/nats': '@nats-io/transport-node',
 };
 const WITHOUT_PEERS = SUBPATHS.filter((s) => NEEDS_PEER[s] === undefined);
 /** Entries that load without their framework but whose types name it (only `import type`). */
@@ -110,7 +112,11 @@ describe('npm pack', () => {
       expect(listing).toContain(`package/dist/src/inspector/assets/${file}`);
     }
     expect(listing.some((f) => f.startsWith('package/dist/src/inspector/ui/'))).toBe(false);
-    const html = run('tar', ['-xzOf', tarball, 'package/dist/src/inspector/assets/index.html'], scratch);
+    const html = run(
+      'tar',
+      ['-xzOf', tarball, 'package/dist/src/inspector/assets/index.html'],
+      scratch,
+    );
     expect(html).not.toMatch(/<script(?![^>]*\ssrc=)[^>]*>/); // no inline script (strict CSP)
     expect(html).not.toMatch(/https?:\/\//); // nothing from a CDN
   }, 60_000);

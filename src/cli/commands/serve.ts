@@ -1,6 +1,10 @@
 /** `a2a serve`: runs the demo agent in this process until Ctrl+C. */
 import type * as DemoMain from '../../demo/main.js';
-import { DEFAULT_STORE_PATH, storeSettingsFromEnv } from '../../node/open-store.js';
+import {
+  DEFAULT_STORE_PATH,
+  storeSettingsFromEnv,
+  type StoreSettings,
+} from '../../node/open-store.js';
 import { EXAMPLE_URL, type Command } from '../command.js';
 import { CliError, EXIT, UsageError } from '../exit-codes.js';
 import { booleanFlag, intFlag, stringFlag } from '../options.js';
@@ -27,7 +31,7 @@ export const serveCommand: Command = {
   summary:
     'run the demo agent, any command (--exec), an MCP server (--mcp), an echo agent or a gateway (--proxy)',
   usage: [
-    'serve [--port N] [--host H] [--grpc-port N | --no-grpc] [--store S] [--inspector] [--log-format F]',
+    'serve [--port N] [--host H] [--grpc-port N | --no-grpc] [--store S] [--bus nats://…] [--inspector] [--log-format F]',
     "serve --exec 'CMD' [--chunk DELIM] [--card FILE | --name N --description D] [--port N]",
     'serve --echo [--name N] [--port N]',
     'serve --proxy URL [--token T | --auth CREDS] [--quiet] [--port N]',
@@ -52,6 +56,7 @@ export const serveCommand: Command = {
     'force-inspector': { type: 'boolean' },
     'log-format': { type: 'string' },
     'log-level': { type: 'string' },
+    bus: { type: 'string' },
   },
   flagHelp: [
     ['--exec CMD', 'run CMD (sh -c) per message: the message text on stdin, stdout streamed back'],
@@ -79,6 +84,10 @@ export const serveCommand: Command = {
     [
       '--store S',
       `where tasks live: a SQLite file (default $A2A_STORE or ${DEFAULT_STORE_PATH}), memory, or postgres://…`,
+    ],
+    [
+      '--bus URL',
+      'live events between instances over NATS JetStream: nats://host:port (default $A2A_BUS)',
     ],
   ],
   examples: [
@@ -141,7 +150,7 @@ export const serveCommand: Command = {
         // gRPC when its packages are installed; asked for by port, it must start.
         ...(noGrpc ? { grpc: false } : grpcPort !== undefined ? { grpc: true } : {}),
         store,
-        storeSettings: storeSettingsFromEnv(io.env),
+        storeSettings: busSettings(storeSettingsFromEnv(io.env), stringFlag(values, 'bus')),
         logger: null,
         ...(inspector !== undefined ? { inspector } : {}),
         ...(log ? { log } : {}),
@@ -192,4 +201,9 @@ export const serveCommand: Command = {
 /** True for 127.x.x.x, ::1 and localhost. */
 export function isLoopbackHost(host: string): boolean {
   return /^(127\.\d+\.\d+\.\d+|localhost|::1|\[::1\])$/.test(host);
+}
+
+/** The store settings with `--bus` in place of `A2A_BUS` when given. */
+function busSettings(settings: StoreSettings, bus: string | undefined): StoreSettings {
+  return bus ? { ...settings, bus } : settings;
 }

@@ -1,0 +1,298 @@
+/**
+ * NATS JetStream EventBus: live fan-out between server instances connected to one NATS, with a
+ * JetStream stream as a replayable copy of the recent log.
+ *
+ * - One subject per task, `<prefix>.events.<task token>` (see `subjectToken`), captured by the
+ *   stream `<PREFIX>_EVENTS`. Publishing waits for the stream's ack and carries a message id
+ *   (`<task>:<seq>`), so a retried publish is stored once (JetStream duplicate window).
+ * - Body: the StreamResponse JSON; headers `A2A-Seq` (the log seq) and `A2A-Task-Id`. An entry
+ *   over the server's max payload is sent without body (`A2A-Omitted: too-large`); receivers read
+ *   it from `store` (a LogSource, e.g. the PostgresTaskStore), later entries of the task waiting.
+ * - Per task, entries are delivered with strictly increasing seq: older or repeated ones are
+ *   dropped. After a reconnection, every subscribed task is replayed from the stream after the
+ *   last seq delivered ({@link NatsEventBus.replay}), so nothing published meanwhile is missed.
+ */
+import {
+  headers as natsHeaders,
+  type NatsConnection,
+  type Subscription,
+} from '@nats-io/transport-node';
+import {
+  jetstream,
+  jetstreamManager,
+  type JetStreamClient,
+  type JetStreamManager,
+  type MsgRequest,
+} from '@nats-io/jetstream';
+import type { StreamResponse } from '../../core/schemas/index.js';
+import type { EventBus, LogEntry, LogListener, LogSource } from '../types.js';
+import { checkPrefix, openNats, subjectToken, type NatsConnectionOptions } from './connection.js';
+
+/** Options of {@link NatsEventBus.open}. */
+export interface NatsEventBusOptions extends NatsConnectionOptions {
+  /** Subject prefix of this deployment (default `a2a`); streams of two prefixes never mix. */
+  prefix?: string | undefined;
+  /** Where entries too large for NATS are read (normally the shared task store). */
+  store?: LogSource | undefined;
+  /** How long the stream keeps entries, for replays (default 1 hour). */
+  maxAgeMs?: number | undefined;
+  /** Largest body sent with its entry (default: the server's max payload less 4 KiB). */
+  maxPayloadBytes?: number | undefined;
+  logger?: Pick<Console, 'warn'> | null | undefined;
+}
+
+interface TaskSubscription {
+  readonly subject: string;
+  readonly listeners: Set<LogListener>;
+  readonly sub: Subscription;
+  lastSeq: number;
+  chain: Promise<void>;
+  pending: number;
+}
+
+const SEQ = 'A2A-Seq';
+const TASK = 'A2A-Task-Id';
+const OMITTED = 'A2A-Omitted';
+
+/** Live fan-out across every instance connected to the same NATS (JetStream on). */
+export class NatsEventBus implements EventBus {
+  /** The JetStream stream holding the entries. */
+  readonly stream: string;
+  private readonly subscriptions = new Map<string, TaskSubscription>();
+  private readonly js: JetStreamClient;
+  private readonly decoder = new TextDecoder();
+  private readonly encoder = new TextEncoder();
+  private readonly maxPayloadBytes: number;
+  private closed = false;
+
+  private constructor(
+    private readonly nc: NatsConnection,
+    private readonly owned: boolean,
+    private readonly jsm: JetStreamManager,
+    private readonly prefix: string,
+    private readonly options: NatsEventBusOptions,
+  ) {
+    this.stream = streamName(prefix);
+    this.js = jetstream(nc);
+    this.maxPayloadBytes = options.maxPayloadBytes ?? nc.info!.max_payload - 4096;
+    void this.watch();
+  }
+
+  /** Connects (or adopts `connection`) and makes sure the stream exists. */
+  static async open(options: NatsEventBusOptions | string = {}): Promise<NatsEventBus> {
+    const opts = typeof options === 'string' ? { servers: options } : options;
+    const prefix = checkPrefix(opts.prefix ?? 'a2a');
+    const { nc, owned } = await openNats(opts);
+    try {
+      const jsm = await jetstreamManager(nc);
+      await ensureStream(jsm, streamName(prefix), `${prefix}.events.>`, opts.maxAgeMs ?? 3600_000);
+      return new NatsEventBus(nc, owned, jsm, prefix, opts);
+    } catch (error) {
+      if (owned) await nc.close();
+      throw error;
+    }
+  }
+
+  /** The subject of a task's entries. */
+  subject(taskId: string): string {
+    return `${this.prefix}.events.${subjectToken(taskId)}`;
+  }
+
+  async publish(taskId: string, entry: LogEntry): Promise<void> {
+    if (this.closed) throw new Error('a2a-kit: the event bus is closed');
+    const h = natsHeaders();
+    h.set(SEQ, String(entry.seq));
+    h.set(TASK, subjectToken(taskId));
+    let body = this.encoder.encode(JSON.stringify(entry.event));
+    if (body.byteLength > this.maxPayloadBytes) {
+      h.set(OMITTED, 'too-large');
+      body = new Uint8Array(0);
+    }
+    await this.js.publish(this.subject(taskId), body, {
+      headers: h,
+      msgID: `${subjectToken(taskId)}:${entry.seq}`,
+    });
+  }
+
+  async subscribe(taskId: string, listener: LogListener): Promise<() => void> {
+    if (this.closed) throw new Error('a2a-kit: the event bus is closed');
+    let found = this.subscriptions.get(taskId);
+    if (!found) {
+      const subject = this.subject(taskId);
+      const entry: TaskSubscription = {
+        subject,
+        listeners: new Set(),
+        lastSeq: 0,
+        chain: Promise.resolve(),
+        pending: 0,
+        sub: this.nc.subscribe(subject, {
+          callback: (error, msg) => {
+            if (!error) this.receive(taskId, entry, msg.headers, msg.data);
+          },
+        }),
+      };
+      found = entry;
+      this.subscriptions.set(taskId, found);
+      // The server knows of the interest once a flush returns: an entry published after
+      // subscribe() resolved is delivered (EventBus contract).
+      await this.nc.flush();
+    }
+    const task = found;
+    task.listeners.add(listener);
+    return () => {
+      task.listeners.delete(listener);
+      if (task.listeners.size === 0 && this.subscriptions.get(taskId) === task) {
+        this.subscriptions.delete(taskId);
+        task.sub.unsubscribe();
+      }
+    };
+  }
+
+  /**
+   * The entries of a task after `afterSeq` that the stream still holds (its `maxAgeMs`), in
+   * order: what a subscriber missed while NATS was unreachable. Entries sent without body are
+   * read from `store`.
+   */
+  async replay(taskId: string, afterSeq: number): Promise<LogEntry[]> {
+    const subject = this.subject(taskId);
+    const last = await this.jsm.streams
+      .getMessage(this.stream, { last_by_subj: subject })
+      .catch(() => null);
+    if (!last || seqOf(last.header) <= afterSeq) return [];
+    const out: LogEntry[] = [];
+    for (let at = 1; at <= last.seq;) {
+      // STREAM.MSG.GET takes `next_by_subj` (nats-server 2.9+); the client types list it for
+      // direct gets only.
+      const next = { seq: at, next_by_subj: subject } as unknown as MsgRequest;
+      const msg = await this.jsm.streams.getMessage(this.stream, next);
+      if (!msg) break;
+      at = msg.seq + 1;
+      const seq = seqOf(msg.header);
+      if (seq <= afterSeq) continue;
+      const entry = await this.decode(taskId, seq, msg.header, msg.data);
+      if (entry) out.push(entry);
+    }
+    return out;
+  }
+
+  /** Number of tasks with listeners (for tests: nothing may leak). */
+  get activeTasks(): number {
+    return this.subscriptions.size;
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    for (const task of this.subscriptions.values()) task.sub.unsubscribe();
+    this.subscriptions.clear();
+    if (this.owned) await this.nc.close();
+  }
+
+  /** After each reconnection, replays what every subscribed task may have missed. */
+  private async watch(): Promise<void> {
+    for await (const status of this.nc.status()) {
+      if (status.type !== 'reconnect') continue;
+      for (const [taskId, task] of this.subscriptions) {
+        this.later(task, async () => this.replay(taskId, task.lastSeq));
+      }
+    }
+  }
+
+  private receive(
+    taskId: string,
+    task: TaskSubscription,
+    h: { get(name: string): string } | undefined,
+    data: Uint8Array,
+  ): void {
+    const seq = seqOf(h);
+    if (seq <= 0) return; // not ours
+    if (task.pending === 0 && !h?.get(OMITTED)) {
+      const entry = this.parse(seq, data);
+      if (entry) this.emit(task, entry);
+      return;
+    }
+    this.later(task, async () => {
+      const entry = await this.decode(taskId, seq, h, data);
+      return entry ? [entry] : [];
+    });
+  }
+
+  private async decode(
+    taskId: string,
+    seq: number,
+    h: { get(name: string): string } | undefined,
+    data: Uint8Array,
+  ): Promise<LogEntry | undefined> {
+    if (!h?.get(OMITTED)) return this.parse(seq, data);
+    if (this.options.store) return this.options.store.entryAt(taskId, seq);
+    this.options.logger?.warn(
+      'a2a-kit: an event too large for NATS was skipped (no `store` given to NatsEventBus); streams catch up at the next event',
+    );
+    return undefined;
+  }
+
+  private parse(seq: number, data: Uint8Array): LogEntry | undefined {
+    try {
+      return { seq, event: JSON.parse(this.decoder.decode(data)) as StreamResponse };
+    } catch {
+      return undefined;
+    }
+  }
+
+  /** Queues deliveries behind the earlier ones of the same task (order per task holds). */
+  private later(task: TaskSubscription, load: () => Promise<LogEntry[]>): void {
+    task.pending++;
+    task.chain = task.chain
+      .then(load)
+      .then((entries) => {
+        for (const entry of entries) this.emit(task, entry);
+      })
+      .catch((error: unknown) =>
+        this.options.logger?.warn('a2a-kit: event bus read failed:', error),
+      )
+      .finally(() => {
+        task.pending--;
+      });
+  }
+
+  private emit(task: TaskSubscription, entry: LogEntry): void {
+    if (entry.seq <= task.lastSeq) return;
+    task.lastSeq = entry.seq;
+    for (const listener of [...task.listeners]) {
+      try {
+        listener(entry);
+      } catch {
+        // A failing listener must not stop delivery to the others (spec §3.5.2).
+      }
+    }
+  }
+}
+
+/** `a2a.x` → `A2A_X_EVENTS` (stream names may not hold dots). */
+function streamName(prefix: string): string {
+  return `${prefix.replace(/\./g, '_').toUpperCase()}_EVENTS`;
+}
+
+function seqOf(h: { get(name: string): string } | undefined): number {
+  const value = Number(h?.get(SEQ) ?? '');
+  return Number.isSafeInteger(value) ? value : 0;
+}
+
+/** Creates the stream unless it exists (its settings are then left as they are). */
+async function ensureStream(
+  jsm: JetStreamManager,
+  name: string,
+  subjects: string,
+  maxAgeMs: number,
+): Promise<void> {
+  try {
+    await jsm.streams.info(name);
+  } catch {
+    await jsm.streams.add({
+      name,
+      subjects: [subjects],
+      max_age: maxAgeMs * 1_000_000, // nanoseconds
+      duplicate_window: Math.min(maxAgeMs, 120_000) * 1_000_000,
+    });
+  }
+}
