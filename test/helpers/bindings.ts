@@ -46,6 +46,8 @@ export interface SuiteServer {
   readonly url: string;
   readonly running: RunningServer;
   driver(binding: BindingName): BindingDriver;
+  /** The bindings this suite's server serves (default {@link BINDINGS}). */
+  readonly bindings: readonly BindingName[];
 }
 
 /** Options of one matrix test. */
@@ -61,12 +63,14 @@ let current: SuiteServer | undefined;
 
 /**
  * Starts `start()` before the suite's tests and closes it after; `body` registers tests with
- * {@link verifies} against that server.
+ * {@link verifies} against that server. `bindings`: the ones that server serves, when it is not
+ * every binding (a product such as the TCK agent, whose card lists exactly what it serves).
  */
 export function serverSuite(
   name: string,
   start: () => Promise<RunningServer>,
   body: (server: SuiteServer) => void,
+  bindings: readonly BindingName[] = BINDINGS,
 ): void {
   describe(name, () => {
     let running: RunningServer | undefined;
@@ -79,6 +83,7 @@ export function serverSuite(
       get url() {
         return server.running.url;
       },
+      bindings,
       driver: (binding) => {
         const driver = drivers.get(binding) ?? DRIVERS[binding](server.running);
         drivers.set(binding, driver);
@@ -111,7 +116,7 @@ export function verifies(
   options: VerifyOptions = {},
 ): void {
   const server = suiteServer();
-  for (const binding of options.only ?? BINDINGS) {
+  for (const binding of options.only ?? server.bindings) {
     const test = options.fails?.includes(binding) ? it.fails : it;
     test(
       `[${ids.join(',')}] ${title} (${binding})`,

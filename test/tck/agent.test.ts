@@ -6,6 +6,7 @@
  */
 import { afterAll, beforeAll, expect } from 'vitest';
 import { serverSuite, verifies, verifiesServer } from '../helpers/bindings.js';
+import type { BindingName } from '../helpers/wire.js';
 import { expectError, ok } from '../helpers/expect.js';
 import { kinds, payloads, uid } from '../helpers/requests.js';
 import { WireTask, messageOf, shape, taskOf, textOf } from '../helpers/shapes.js';
@@ -13,6 +14,9 @@ import type { BindingDriver } from '../helpers/driver.js';
 import { startWebhook, waitFor } from '../integration/push-helpers.js';
 import { hookFor, TCK_HOOKS } from './agent.js';
 import { startTckAgent } from './start.js';
+
+/** What the TCK agent serves (the TCK tests the bindings a card declares). */
+const TCK_BINDINGS: readonly BindingName[] = ['JSONRPC', 'HTTP+JSON', 'GRPC'];
 
 /** The TCK's message: a messageId `<prefix>-<session>` and one text part (tck_id()). */
 function tckMessage(prefix: string, extra: Record<string, unknown> = {}) {
@@ -288,6 +292,8 @@ serverSuite(
       { only: ['JSONRPC'] },
     );
   },
+  // The TCK agent serves JSON-RPC, HTTP+JSON and gRPC only (its card says so).
+  TCK_BINDINGS,
 );
 
 /** PUSH-DELIVER-001..003 of the TCK: a webhook on loopback gets the update with its credentials. */
@@ -356,4 +362,6 @@ serverSuite(
       },
     );
   },
+  // The TCK agent serves JSON-RPC, HTTP+JSON and gRPC only (its card says so).
+  TCK_BINDINGS,
 );
