@@ -44,6 +44,27 @@ const SCAN_BATCH = 100;
 const RECOUNT_MS = 1_000;
 /** Callers whose count is kept (the least recently counted go first). */
 const MAX_COUNTED_CALLERS = 10_000;
+
+/** A caller's last count of interrupted tasks, when it was read, and the tasks started since. */
+interface CallerCount {
+  held: number;
+  at: number;
+  started: number;
+}
+
+/**
+ * The counts of each store only servers of one process share (memory), shared by every server
+ * on it: then every task started on that store is seen. Stores other processes may share keep
+ * none (each new task counts afresh).
+ */
+const SHARED_COUNTS = new WeakMap<object, Map<string, CallerCount>>();
+
+function countsOf(store: TaskLog['store']): Map<string, CallerCount> | undefined {
+  if (store.facets?.leasesByDefault !== false) return undefined;
+  let counts = SHARED_COUNTS.get(store);
+  if (!counts) SHARED_COUNTS.set(store, (counts = new Map()));
+  return counts;
+}
 const INTERRUPTED_STATES: readonly TaskState[] = [
   'TASK_STATE_INPUT_REQUIRED',
   'TASK_STATE_AUTH_REQUIRED',
@@ -61,7 +82,7 @@ export class InterruptedTasks {
   private timer: ReturnType<typeof setInterval> | undefined;
   private scanning: Promise<void> | undefined;
   /** Per caller: the last count, when it was read, and the tasks started since. */
-  private readonly counts = new Map<string, { held: number; at: number; started: number }>();
+  private readonly counts: Map<string, CallerCount> | undefined;
 
   constructor(
     private readonly log: TaskLog,
@@ -70,6 +91,7 @@ export class InterruptedTasks {
     private readonly logger?: Pick<Console, 'warn' | 'error'> | undefined,
   ) {
     this.ttlMs = positive('interrupted.ttlMs', options.ttlMs, DEFAULT_INTERRUPTED_TTL_MS);
+    this.counts = countsOf(log.store);
     this.maxPerCaller = positive(
       'interrupted.maxPerCaller',
       options.maxPerCaller,
@@ -99,15 +121,16 @@ export class InterruptedTasks {
 
   /**
    * Refuses a message that would start a new task when the caller already holds
-   * `maxPerCaller` interrupted tasks. The count is read from the store (two ListTasks counts),
-   * at most once per {@link RECOUNT_MS} per caller while the caller is far from the cap: every
-   * task this instance started since the last count is taken as interrupted, so one instance
-   * never lets the cap be exceeded (several instances: by at most what the others start within
-   * that second), and a refusal always rests on a fresh count. Undefined when nothing had to be read.
+   * `maxPerCaller` interrupted tasks. The count is read from the store (two ListTasks counts).
+   * On a store only one process shares (memory), it is read at most once per
+   * {@link RECOUNT_MS} per caller while the caller is far from the cap: every task started on
+   * that store since the last count is taken as interrupted, so the cap is never exceeded, and
+   * a refusal always rests on a fresh count. Stores other processes may share (SQLite,
+   * PostgreSQL) count on every new task. Undefined when nothing had to be read.
    */
   admit(scope: Scope): Promise<void> | undefined {
     const key = `${scope.tenant}\u0000${scope.owner}`;
-    const seen = this.counts.get(key);
+    const seen = this.counts?.get(key);
     if (seen && Date.now() - seen.at < RECOUNT_MS && seen.held + seen.started < this.maxPerCaller) {
       seen.started++;
       return undefined;
@@ -122,12 +145,15 @@ export class InterruptedTasks {
       const page = await this.log.store.list(scope, { status, pageSize: 1 });
       held += page.totalSize;
     }
-    this.counts.delete(key); // re-inserted last: the map's order is the eviction order
-    if (this.counts.size >= MAX_COUNTED_CALLERS) {
-      const oldest = this.counts.keys().next();
-      if (!oldest.done) this.counts.delete(oldest.value);
+    const counts = this.counts;
+    if (counts) {
+      counts.delete(key); // re-inserted last: the map's order is the eviction order
+      if (counts.size >= MAX_COUNTED_CALLERS) {
+        const oldest = counts.keys().next();
+        if (!oldest.done) counts.delete(oldest.value);
+      }
+      counts.set(key, { held, at, started: 1 });
     }
-    this.counts.set(key, { held, at, started: 1 });
     if (held < this.maxPerCaller) return;
     throw new A2AError(
       'RATE_LIMITED',
