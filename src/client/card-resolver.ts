@@ -24,7 +24,7 @@ export const WELL_KNOWN_CARD_PATH = '/.well-known/agent-card.json';
 /** Options of an {@link AgentCardResolver}. */
 export interface CardResolverOptions {
   fetch?: typeof fetch | undefined;
-  /** Lifetime of a card whose reply has no caching headers (default 5 min; checklist [19]). */
+  /** Lifetime of a card whose reply has no caching headers (default 5 min; requirement (test/conformance/requirements.ts) [19]). */
   defaultTtlMs?: number | undefined;
   /** Timeout of one card request (default 10 s). */
   timeoutMs?: number | undefined;

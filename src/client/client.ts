@@ -97,7 +97,7 @@ export interface A2AClientOptions extends RetryEnvironment {
   retries?: RetryOptions | undefined;
   /** Automatic stream resumption; `false` disables it. */
   resume?: RetryOptions | false | undefined;
-  /** Check the card's capabilities before optional operations (default true, checklist [26]). */
+  /** Check the card's capabilities before optional operations (default true, requirement (test/conformance/requirements.ts) [26]). */
   checkCapabilities?: boolean | undefined;
   onRetry?:
     | ((notice: { operation: string; attempt: number; delayMs: number; error: unknown }) => void)

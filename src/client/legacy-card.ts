@@ -48,7 +48,7 @@ export function upgradeLegacyCard(card: Json): Json {
   } = card;
   const out: Json = { ...rest, supportedInterfaces: interfaces };
   const caps: Json = isObject(capabilities) ? { ...capabilities } : {};
-  // Appendix A.2.2 / checklist [27]: the old flag counts as the extended-card capability.
+  // Appendix A.2.2 / requirement (test/conformance/requirements.ts) [27]: the old flag counts as the extended-card capability.
   if (
     caps.extendedAgentCard === undefined &&
     typeof supportsAuthenticatedExtendedCard === 'boolean'

@@ -26,7 +26,7 @@ export function isUnreachable(error: unknown): boolean {
   return error.code === 'NETWORK' || (error.code === 'BAD_STATUS' && (error.status ?? 0) >= 500);
 }
 
-/** Why the card rules out `operation` (spec §3.3.4, checklist [26]), or undefined when it allows it. */
+/** Why the card rules out `operation` (spec §3.3.4, requirement (test/conformance/requirements.ts) [26]), or undefined when it allows it. */
 export function unsupportedByCard(
   card: Pick<AgentCard, 'capabilities'>,
   operation: OperationName,

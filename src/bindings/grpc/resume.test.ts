@@ -1,5 +1,5 @@
 /**
- * A dropped gRPC stream resumes like an SSE one (spec §3.1.6, §3.5.1; checklist [122]): the
+ * A dropped gRPC stream resumes like an SSE one (spec §3.1.6, §3.5.1; requirement (test/conformance/requirements.ts) [122]): the
  * stream's `a2a-first-event-id` names its events, A2AClient reconnects with SubscribeToTask and
  * `last-event-id`, and the caller sees every event exactly once, also when the log has a gap
  * (a message the agent recorded in the task is not streamed). The connection is cut by a real TCP
