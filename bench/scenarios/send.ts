@@ -33,8 +33,10 @@ export async function sendScenario(ctx: BenchContext): Promise<ScenarioResult> {
     'send',
     async (server, variant, durationSec) => {
       // The ceiling gets the same request bytes; it ignores them. The 0.3 rows are a2a-kit's
-      // (compat: ['0.3']); the other targets get the 1.0 request there, and it is not reported.
-      const v03 = variant.endsWith(V03) && server.name.startsWith(KIT);
+      // (compat: ['0.3']); the other targets (the --baseline build too, which may predate 0.3)
+      // get the 1.0 request there, and it is not reported.
+      const v03 =
+        variant.endsWith(V03) && server.name.startsWith(KIT) && server.name !== ctx.baseline?.label;
       const binding = variant.replace(V03, '') as Binding;
       const { path, body } = v03
         ? send03Request(binding, '[<id>]', 'hello')
