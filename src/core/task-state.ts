@@ -116,10 +116,7 @@ export class TaskProjection {
       }
       this.task.status = status;
       if (status.message) this.addHistory(status.message);
-      // A status update's metadata is also the task's (shallow, per key): extensions such as
-      // accounting (docs/extensions/accounting.md) keep their per-task record there.
-      const { metadata } = event.statusUpdate;
-      if (metadata) this.task.metadata = { ...this.task.metadata, ...metadata };
+      // The update's own `metadata` belongs to that update (spec §4.2.1), not to the Task.
     } else if ('artifactUpdate' in event) {
       const { artifact, append } = event.artifactUpdate;
       const existing = this.artifactIndex.get(artifact.artifactId);

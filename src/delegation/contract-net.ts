@@ -6,9 +6,9 @@
  * the winner fails or times out, within a total budget; the other bidders' tasks are canceled.
  */
 import { authorize, type PayerKey } from '../accounting/authorization.js';
-import { requestQuote, sendAuthorized, withAccountingExtension } from '../accounting/client.js';
+import { requestQuote, sendAuthorized, withAccountingExtension } from '../client/accounting.js';
 import { ACCOUNTING_EXTENSION } from '../accounting/extension.js';
-import { statementOf } from '../accounting/priced-agent.js';
+import { statementOf } from '../accounting/record.js';
 import {
   addAmounts,
   compareAmounts,

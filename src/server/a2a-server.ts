@@ -27,7 +27,7 @@ import { describeViolations, fieldViolations } from '../core/validate.js';
 import { MemoryEventBus } from '../stores/memory/event-bus.js';
 import { MemoryTaskStore } from '../stores/memory/task-store.js';
 import { ConcurrencyError, type EventBus, type Scope, type TaskStore } from '../stores/types.js';
-import type { Agent } from './agent.js';
+import { createAgent, type Agent } from './agent.js';
 import type { CallContext } from '../core/call-context.js';
 import { activateExtensions } from './extensions.js';
 import { PushConfigs, pushNotSupported, type PushNotifier } from './push-configs.js';
@@ -79,11 +79,11 @@ export class A2AServer {
   private readonly limits: MemoryLimits;
 
   constructor(options: A2AServerOptions) {
-    this.agent = options.agent;
+    this.agent = createAgent(options.agent);
     this.limits = options.memory ?? {};
     this.store = options.store ?? new MemoryTaskStore();
     this.bus = options.bus ?? new MemoryEventBus();
-    const declared = options.agent.card.capabilities;
+    const declared = this.agent.card.capabilities;
     if (declared?.pushNotifications && !options.push) {
       throw new Error('The card declares pushNotifications but no `push` option is configured');
     }

@@ -1,7 +1,7 @@
 /** Priced contractor agents on loopback for the Contract Net tests and the benchmark. */
-import { amount, createPricedAgent, type PayerKeys } from 'a2a-kit/accounting';
+import { amount, type PayerKeys } from 'a2a-kit/accounting';
 import { serve, type ServeResult } from 'a2a-kit/node';
-import type { OperationMiddleware } from 'a2a-kit/server';
+import { createAgent, type OperationMiddleware } from 'a2a-kit/server';
 
 /** How a contractor behaves once awarded. */
 export type Behaviour = 'ok' | 'fail' | 'hang' | 'overcharge' | 'silent';
@@ -42,7 +42,7 @@ export async function startContractor(
   payers: PayerKeys,
 ): Promise<ServeResult> {
   const behaviour = spec.behaviour ?? 'ok';
-  const agent = createPricedAgent({
+  const agent = createAgent({
     card: {
       name: spec.name,
       description: `Contractor ${spec.name}`,
