@@ -37,7 +37,7 @@ import { recoverTask } from './recovery.js';
 import { InterruptedTasks } from './interrupted.js';
 import { acceptedInputModes } from './media-types.js';
 import { resumeSeq } from './event-ids.js';
-import { TaskLog } from './task-log.js';
+import { TaskLog, positionOf } from './task-log.js';
 import { listTaskViews, taskRecord, viewTask } from './task-views.js';
 import {
   DEFAULT_LIST_PAGE_BYTES,
@@ -137,6 +137,7 @@ export class A2AServer {
       exposeErrors: options.exposeErrors ?? false,
       logger,
       ownership: this.ownership,
+      generations: options.generations ?? false,
     });
     this.interrupted =
       options.interrupted === false
@@ -155,6 +156,7 @@ export class A2AServer {
       acceptedModes,
       idempotency: idempotencyOf(options.idempotency),
       maxTaskBytes: options.memory?.maxTaskBytes ?? DEFAULT_MAX_TASK_BYTES,
+      generations: options.generations ?? false,
     });
     this.ownership?.start();
     this.interrupted?.start();
@@ -301,7 +303,7 @@ export class A2AServer {
         },
       };
       try {
-        await this.log.append(scope, task.id, [canceled], { seq: record.seq, state });
+        await this.log.append(scope, task.id, [canceled], positionOf(record));
         return this.view(scope, params.id, {});
       } catch (error) {
         if (!(error instanceof ConcurrencyError)) throw error;
