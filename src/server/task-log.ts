@@ -70,7 +70,8 @@ export function stampGenerations(
   if (generation === undefined) return { events, generation };
   let g = generation;
   const stamped = events.map((event): StreamResponse => {
-    if ('statusUpdate' in event) return { statusUpdate: { ...event.statusUpdate, generation: ++g } };
+    if ('statusUpdate' in event)
+      return { statusUpdate: { ...event.statusUpdate, generation: ++g } };
     if ('artifactUpdate' in event) {
       return { artifactUpdate: { ...event.artifactUpdate, generation: ++g } };
     }

@@ -32,17 +32,21 @@ serverSuite(
   'task generations (A2A 1.1 draft, generations: true)',
   () => startServer(agent, { generations: true }),
   () => {
-    verifies([], 'a task starts at 1 and every status or artifact update adds exactly 1', async (b) => {
-      const res = await b.stream('SendStreamingMessage', { message: userMessage('chunks 3') });
-      if (!res.ok) return expect.fail('the stream was refused');
-      const events = payloads(res.events).filter((e) => !('message' in e));
-      const generations = events.map(generationOf);
-      // task snapshot, WORKING, three chunks, COMPLETED
-      expect(generations).toEqual([1, 2, 3, 4, 5, 6]);
-      const first = events[0];
-      const id = first && 'task' in first ? first.task.id : '';
-      expect(Number((await getTask(b, id)).generation)).toBe(6);
-    });
+    verifies(
+      [],
+      'a task starts at 1 and every status or artifact update adds exactly 1',
+      async (b) => {
+        const res = await b.stream('SendStreamingMessage', { message: userMessage('chunks 3') });
+        if (!res.ok) return expect.fail('the stream was refused');
+        const events = payloads(res.events).filter((e) => !('message' in e));
+        const generations = events.map(generationOf);
+        // task snapshot, WORKING, three chunks, COMPLETED
+        expect(generations).toEqual([1, 2, 3, 4, 5, 6]);
+        const first = events[0];
+        const id = first && 'task' in first ? first.task.id : '';
+        expect(Number((await getTask(b, id)).generation)).toBe(6);
+      },
+    );
 
     verifies(
       [],

@@ -51,7 +51,11 @@ function drift(self: () => string): OperationMiddleware {
     const result = await next();
     const task = (result as { task?: { id: string; status: { state: string } } }).task;
     const first = !(params as { message?: { taskId?: string } }).message?.taskId;
-    if (operation === 'SendMessage' && first && task?.status.state === 'TASK_STATE_INPUT_REQUIRED') {
+    if (
+      operation === 'SendMessage' &&
+      first &&
+      task?.status.state === 'TASK_STATE_INPUT_REQUIRED'
+    ) {
       // Shortly after the bid was answered (the execution that wrote the quote may still be
       // winding down: UNSUPPORTED_OPERATION until then).
       void (async () => {
