@@ -29,7 +29,7 @@ type Recorded = Pick<Task, 'status'> & Partial<Pick<Task, 'history' | 'metadata'
 
 function fromMessage(message: Message | undefined): AccountingRecord | undefined {
   if (message?.role !== 'ROLE_AGENT') return undefined;
-  return accountingMetadata(message.metadata) as AccountingRecord | undefined;
+  return accountingMetadata(message.metadata);
 }
 
 /**
@@ -45,7 +45,7 @@ export function recordOf(task: Recorded): AccountingRecord | undefined {
     const found = fromMessage(history[i]);
     if (found) return found;
   }
-  return accountingMetadata(task.metadata) as AccountingRecord | undefined;
+  return accountingMetadata(task.metadata);
 }
 
 /** The statement on a finished task, if the accounting extension wrote one. */

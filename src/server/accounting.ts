@@ -30,7 +30,10 @@ type StatusEvent = Extract<AgentEvent, { statusUpdate: unknown }>;
 
 /** `agent` with metering, quotes, authorizations and statements; `agent.accounting` is consumed. */
 export function withAccounting(agent: Agent & { accounting: AccountingOptions }): Agent {
-  const { accounting, execute, ...rest } = agent;
+  const { accounting, ...fields } = agent;
+  const rest: Omit<Agent, 'execute' | 'accounting'> = { ...fields };
+  delete (rest as Partial<Agent>).execute;
+  const execute = (context: ExecutionContext) => agent.execute(context);
   const skills = skillTable(agent.card.skills[0]?.id, accounting);
   const params: AccountingParams = {
     skills: Object.fromEntries(
