@@ -1,0 +1,298 @@
+/**
+ * did:wba identity (issue 20, points 3-4): requests signed with RFC 9421 HTTP Message Signatures
+ * and an RFC 9530 Content-Digest by a key of a did:wba DID, verified by the server against the
+ * DID document fetched over real HTTPS (a test CA made with the openssl CLI) on loopback. Every
+ * refusal is closed and named; the DID is the caller's principal, so owners are isolated.
+ */
+import { createServer, type Server } from 'node:https';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { A2AClient } from '../../src/client/index.js';
+import { userMessage } from '../../src/core/parts.js';
+import {
+  DidAuthError,
+  DidRequestVerifier,
+  DidResolver,
+  didDocumentOf,
+  didIdentity,
+  didSignedFetch,
+  didWbaSecurityScheme,
+  didWbaVerifier,
+  generateDidKey,
+  signRequest,
+  type DidIdentity,
+} from '../../src/did/index.js';
+import { serve, type ServeResult } from '../../src/node/index.js';
+import type { AgentCardConfig } from '../../src/server/agent.js';
+import { hasOpenssl, makePki, type TestPki } from './fixtures/certs.js';
+import { securedAgent } from './fixtures/server.js';
+
+/** An HTTPS host serving DID documents by path; `hits` counts the GETs. */
+interface DidHost {
+  readonly port: number;
+  readonly docs: Map<string, { status: number; body: string }>;
+  hits: number;
+  close(): Promise<void>;
+}
+
+async function startDidHost(pki: TestPki): Promise<DidHost> {
+  const docs = new Map<string, { status: number; body: string }>();
+  const host = { docs, hits: 0 } as { docs: typeof docs; hits: number };
+  const server: Server = createServer({ cert: pki.serverCert, key: pki.serverKey }, (req, res) => {
+    host.hits++;
+    const doc = docs.get(req.url ?? '/') ?? { status: 404, body: '{"error":"no such DID"}' };
+    res.writeHead(doc.status, { 'content-type': 'application/did+json' });
+    res.end(doc.body);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return Object.assign(host, {
+    port: (server.address() as AddressInfo).port,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  });
+}
+
+const card: AgentCardConfig = {
+  name: 'DID agent',
+  description: 'Callers sign with did:wba',
+  version: '1.0.0',
+  capabilities: { streaming: true, extendedAgentCard: true },
+  securitySchemes: { did: didWbaSecurityScheme() },
+  securityRequirements: [{ schemes: { did: { list: [] } } }],
+  skills: [{ id: 'echo', name: 'Echo', description: 'Echoes', tags: ['t'] }],
+};
+
+const BINDINGS = ['JSONRPC', 'HTTP+JSON'] as const;
+
+describe.skipIf(!hasOpenssl())('did:wba signed requests over real HTTPS (openssl test CA)', () => {
+  let pki: TestPki;
+  let host: DidHost;
+  let agent: ServeResult;
+  let alice: DidIdentity;
+  let bob: DidIdentity;
+  const didOf = (path: string, port = host.port) => `did:wba:localhost%3A${port}:${path}`;
+
+  /** Publishes `identity`'s document (or any body) at the DID's path. */
+  const publish = (path: string, body: unknown, status = 200) =>
+    host.docs.set(`/${path.replaceAll(':', '/')}/did.json`, { status, body: JSON.stringify(body) });
+
+  const person = (path: string, type: 'Ed25519' | 'P-256') => {
+    const identity = didIdentity({ did: didOf(path), privateJwk: generateDidKey(type) });
+    publish(path, didDocumentOf(identity));
+    return identity;
+  };
+
+  beforeAll(async () => {
+    pki = makePki();
+    host = await startDidHost(pki);
+    alice = person('user:alice', 'Ed25519');
+    bob = person('user:bob', 'P-256');
+    agent = await serve(securedAgent(card), {
+      port: 0,
+      host: '127.0.0.1',
+      logger: null,
+      auth: {
+        schemes: { did: { verifier: didWbaVerifier({ ca: pki.ca, allowLoopback: true }) } },
+      },
+    });
+  });
+  afterAll(async () => {
+    await agent?.close();
+    await host?.close();
+  });
+
+  const connect = (identity: DidIdentity, binding: string) =>
+    A2AClient.connect(agent.url, { fetch: didSignedFetch(identity), preferredBinding: binding });
+
+  /** A raw JSON-RPC POST to the agent with the given extra headers; the status and the error. */
+  const rawCall = async (headers: Record<string, string>, body: string) => {
+    const res = await fetch(`${agent.url}/a2a/jsonrpc`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'a2a-version': '1.0', ...headers },
+      body,
+    });
+    const json = (await res.json()) as { error?: { message?: string } };
+    return { status: res.status, message: json.error?.message ?? '', res };
+  };
+  const rpc = (text: string) =>
+    JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'SendMessage',
+      params: { message: userMessage(text) },
+    });
+  const signed = (identity: DidIdentity, body: string, now?: () => number) =>
+    signRequest(
+      identity,
+      {
+        method: 'POST',
+        url: `${agent.url}/a2a/jsonrpc`,
+        headers: { 'content-type': 'application/json' },
+        body,
+      },
+      now === undefined ? {} : { now },
+    );
+
+  describe.each(BINDINGS)('over %s', (binding) => {
+    it('accepts a signed call and makes the DID the principal', async () => {
+      const client = await connect(alice, binding);
+      const result = await client.sendMessage({ message: userMessage('hi') });
+      expect('task' in result && result.task.status.state).toBe('TASK_STATE_COMPLETED');
+      const extended = await client.getExtendedAgentCard();
+      expect(extended.name).toBe(`DID agent for ${alice.did}`);
+    });
+
+    it("isolates owners by DID: bob cannot see alice's task", async () => {
+      const asAlice = await connect(alice, binding);
+      const asBob = await connect(bob, binding);
+      const sent = await asAlice.sendMessage({ message: userMessage('wait') });
+      if (!('task' in sent)) throw new Error('expected a task');
+      const id = sent.task.id;
+      expect((await asAlice.getTask({ id })).id).toBe(id);
+      await expect(asBob.getTask({ id })).rejects.toMatchObject({ code: 'TASK_NOT_FOUND' });
+      const bobs = await asBob.listTasks({});
+      expect(bobs.tasks.map((t) => t.id)).not.toContain(id);
+    });
+  });
+
+  it('refuses an unsigned call with 401 and a DIDWba challenge', async () => {
+    const { status, res, message } = await rawCall({}, rpc('no signature'));
+    expect(status).toBe(401);
+    expect(res.headers.get('www-authenticate')).toMatch(/^DIDWba/);
+    expect(message).toMatch(/DIDWba/);
+  });
+
+  const refusals: [string, () => Promise<{ headers: Record<string, string>; body: string }>, RegExp][] = [
+    [
+      'a forged signature (another key under alice’s keyid)',
+      async () => {
+        const forger = didIdentity({ did: alice.did, privateJwk: generateDidKey('Ed25519') });
+        const body = rpc('forged');
+        return { headers: await signed(forger, body), body };
+      },
+      /BAD_SIGNATURE/,
+    ],
+    [
+      'a key the document does not list',
+      async () => {
+        const other = didIdentity({
+          did: alice.did,
+          privateJwk: generateDidKey('Ed25519'),
+          keyFragment: 'key-2',
+        });
+        const body = rpc('wrong key');
+        return { headers: await signed(other, body), body };
+      },
+      /KEY_NOT_FOUND.*key-2/,
+    ],
+    [
+      'a stale signature (created 10 minutes ago)',
+      async () => {
+        const body = rpc('stale');
+        return { headers: await signed(alice, body, () => Date.now() - 600_000), body };
+      },
+      /STALE_SIGNATURE/,
+    ],
+    [
+      'a body changed after signing',
+      async () => ({ headers: await signed(alice, rpc('original')), body: rpc('changed') }),
+      /DIGEST_MISMATCH/,
+    ],
+    [
+      'an invalid DID document (id of another DID)',
+      async () => {
+        const carol = didIdentity({
+          did: didOf('user:carol'),
+          privateJwk: generateDidKey('Ed25519'),
+        });
+        publish('user:carol', { ...didDocumentOf(carol), id: alice.did });
+        const body = rpc('carol');
+        return { headers: await signed(carol, body), body };
+      },
+      /INVALID_DOCUMENT/,
+    ],
+    [
+      'a DID with no document (404)',
+      async () => {
+        const dave = didIdentity({ did: didOf('user:dave'), privateJwk: generateDidKey() });
+        const body = rpc('dave');
+        return { headers: await signed(dave, body), body };
+      },
+      /DID_NOT_FOUND.*404/,
+    ],
+  ];
+
+  it.each(refusals)('refuses %s with 401 and its own reason', async (_name, make, reason) => {
+    const { headers, body } = await make();
+    const { status, message } = await rawCall(headers, body);
+    expect(status).toBe(401);
+    expect(message).toMatch(reason);
+  });
+
+  it('refuses a replayed request (same signature and nonce)', async () => {
+    const body = rpc('once');
+    const headers = await signed(alice, body);
+    expect((await rawCall(headers, body)).status).toBe(200);
+    const again = await rawCall(headers, body);
+    expect(again.status).toBe(401);
+    expect(again.message).toMatch(/REPLAYED/);
+  });
+
+  it('refuses (503, never allows) a DID whose host is unreachable', async () => {
+    const closed = await startDidHost(pki);
+    const port = closed.port;
+    await closed.close();
+    const eve = didIdentity({ did: didOf('user:eve', port), privateJwk: generateDidKey() });
+    const body = rpc('eve');
+    const { status, message, res } = await rawCall(await signed(eve, body), body);
+    expect(status).toBe(503);
+    expect(res.headers.get('retry-after')).toBe('30');
+    expect(message).toMatch(/DID_UNREACHABLE/);
+  });
+
+  it('refuses loopback DID hosts unless allowLoopback is set (SSRF guard)', async () => {
+    const verifier = new DidRequestVerifier({ ca: pki.ca });
+    const body = rpc('guarded');
+    const headers = await signed(alice, body);
+    const request = {
+      method: 'POST',
+      url: `${agent.url}/a2a/jsonrpc`,
+      headers: new Headers({ 'content-type': 'application/json', ...headers }),
+      body,
+    };
+    await expect(verifier.verify(request)).rejects.toMatchObject({ reason: 'DID_REFUSED' });
+  });
+
+  it('refuses a DID host whose certificate is not from a trusted CA', async () => {
+    const resolver = new DidResolver({ allowLoopback: true }); // system CAs only
+    const error = await resolver.resolve(alice.did).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(DidAuthError);
+    expect((error as DidAuthError).message).toMatch(/certificate/i);
+  });
+
+  it('caches documents for the TTL, then fetches again', async () => {
+    let now = Date.now();
+    const resolver = new DidResolver({
+      ca: pki.ca,
+      allowLoopback: true,
+      cacheTtlMs: 60_000,
+      now: () => now,
+    });
+    const before = host.hits;
+    await resolver.resolve(alice.did);
+    await resolver.resolve(alice.did);
+    expect(host.hits - before).toBe(1);
+    now += 61_000;
+    await resolver.resolve(alice.did);
+    expect(host.hits - before).toBe(2);
+    expect(resolver.fetches).toBe(2);
+  });
+
+  it('does not carry did:wba signatures on gRPC: it says to use an HTTP binding', async () => {
+    const check = await didWbaVerifier({ ca: pki.ca, allowLoopback: true }).check({
+      binding: 'GRPC',
+      headers: new Headers({ 'signature-input': 'sig1=()', signature: 'sig1=::' }),
+      query: new URLSearchParams(),
+    });
+    expect(check).toMatchObject({ status: 'invalid', reason: expect.stringMatching(/JSON-RPC or HTTP\+JSON/) });
+  });
+});
