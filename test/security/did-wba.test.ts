@@ -23,6 +23,15 @@ import {
   type DidIdentity,
 } from '../../src/did/index.js';
 import { serve, type ServeResult } from '../../src/node/index.js';
+import { PushRejected, createPushReceiver } from '../../src/push/receiver.js';
+import { receivePushNotifications, type PushReceiverServer } from '../../src/push/receive-server.js';
+import type { VerifiedPush } from '../../src/push/receiver.js';
+import { createAgent } from '../../src/server/index.js';
+import { mkdtemp, readFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { cli, closedPort } from '../e2e/harness.js';
+import { didPushVerifier, type VerifiedDid } from '../../src/did/index.js';
 import type { AgentCardConfig } from '../../src/server/agent.js';
 import { hasOpenssl, makePki, type TestPki } from './fixtures/certs.js';
 import { securedAgent } from './fixtures/server.js';
@@ -294,5 +303,102 @@ describe.skipIf(!hasOpenssl())('did:wba signed requests over real HTTPS (openssl
       query: new URLSearchParams(),
     });
     expect(check).toMatchObject({ status: 'invalid', reason: expect.stringMatching(/JSON-RPC or HTTP\+JSON/) });
+  });
+
+  describe('our agent: its DID document and signed push deliveries', () => {
+    const reporter = createAgent({
+      card: { name: 'Reporter', description: 'Reports', version: '1.0.0', skills: [] },
+      async *execute({ task }) {
+        yield task.working();
+        yield task.completed('done');
+      },
+    });
+    let served: ServeResult | undefined;
+    let receiver: PushReceiverServer | undefined;
+    afterAll(async () => {
+      await served?.close();
+      await receiver?.close();
+    });
+
+    it('serve({ did }) publishes the document over HTTPS and signs each push delivery; the receiver verifies them', async () => {
+      const port = await closedPort();
+      served = await serve(reporter, {
+        port,
+        host: '127.0.0.1',
+        logger: null,
+        tls: { cert: pki.serverCert, key: pki.serverKey },
+        publicUrl: `https://localhost:${port}`,
+        did: { key: generateDidKey() },
+        push: { allowHosts: ['127.0.0.1'], logger: null },
+      });
+      expect(served.did).toBe(`did:wba:localhost%3A${port}`);
+      const resolver = new DidResolver({ ca: pki.ca, allowLoopback: true });
+      const document = await resolver.resolve(served.did ?? '');
+      expect(document.authentication).toEqual([`${served.did}#key-1`]);
+
+      const received: VerifiedPush[] = [];
+      const signers: VerifiedDid[] = [];
+      receiver = await receivePushNotifications({
+        requestVerifier: didPushVerifier({
+          resolver,
+          onVerified: (signer) => void signers.push(signer),
+        }),
+        onEvent: (push) => void received.push(push),
+      });
+      await served.server.sendMessage(
+        {
+          message: userMessage('go'),
+          configuration: { taskPushNotificationConfig: { url: `${receiver.url}/hook` } },
+        },
+        {},
+      );
+      await expect.poll(() => received.length).toBe(2);
+      expect(signers.map((s) => s.did)).toEqual([served.did, served.did]);
+    });
+
+    it('the receiver refuses a delivery whose body was changed, or that is not signed', async () => {
+      const resolver = new DidResolver({ ca: pki.ca, allowLoopback: true });
+      const verify = createPushReceiver({ requestVerifier: didPushVerifier({ resolver }) });
+      const url = 'http://127.0.0.1:9/hook';
+      const body = JSON.stringify({ statusUpdate: { taskId: 't', contextId: 'c', status: { state: 'TASK_STATE_WORKING' } } });
+      const headers = await signRequest(alice, { method: 'POST', url, headers: {}, body });
+      const changed = body.replace('WORKING', 'COMPLETED');
+      const tampered = await verify.verify({ url, headers, body: changed }).catch((e: unknown) => e);
+      expect(tampered).toBeInstanceOf(PushRejected);
+      expect((tampered as PushRejected).reason).toBe('BODY_MISMATCH');
+      const unsigned = await verify.verify({ url, headers: {}, body }).catch((e: unknown) => e);
+      expect((unsigned as PushRejected).reason).toBe('MISSING_SIGNATURE');
+      await expect(verify.verify({ url, headers, body })).resolves.toMatchObject({ taskId: 't' });
+    });
+  });
+
+  describe('the CLI', () => {
+    it('a2a did init writes a key and the document; a2a send --did-key signs the call', async () => {
+      const dir = await mkdtemp(join(tmpdir(), 'a2a-did-'));
+      const did = didOf('user:frank');
+      const key = join(dir, 'frank.jwk');
+      const doc = join(dir, 'did.json');
+      const init = await cli(['did', 'init', '--did', did, '--out', key, '--document', doc]);
+      expect(init.code).toBe(0);
+      expect(init.stderr).toContain(`https://localhost:${host.port}/user/frank/did.json`);
+      const document = JSON.parse(await readFile(doc, 'utf8')) as { id: string };
+      expect(document.id).toBe(did);
+      const shown = await cli(['did', 'show', '--did-key', key]);
+      expect(JSON.parse(shown.stdout)).toEqual(document);
+      publish('user:frank', document);
+      const sent = await cli(['send', agent.url, 'hello', '--did-key', key, '-o', 'json']);
+      expect(sent.stderr).toBe('');
+      expect(sent.code).toBe(0);
+      expect(JSON.parse(sent.stdout)).toMatchObject({ task: { status: { state: 'TASK_STATE_COMPLETED' } } });
+      const unsigned = await cli(['send', agent.url, 'hello']);
+      expect(unsigned.code).not.toBe(0);
+      expect(unsigned.stderr).toMatch(/DIDWba/);
+    });
+
+    it('a2a did init explains a DID that is not did:wba', async () => {
+      const bad = await cli(['did', 'init', '--did', 'did:web:example.com', '--out', '/dev/null']);
+      expect(bad.code).not.toBe(0);
+      expect(bad.stderr).toMatch(/not a did:wba DID/);
+    });
   });
 });
