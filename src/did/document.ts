@@ -103,7 +103,8 @@ export function checkDidDocument(value: unknown, did: string): DidDocument {
   if (!isObject(value)) throw invalid('it is not a JSON object');
   if (value.id !== did) throw invalid(`its id is ${JSON.stringify(value.id)}, not the DID`);
   const methods = value.verificationMethod;
-  if (methods !== undefined && !Array.isArray(methods)) throw invalid('verificationMethod is not an array');
+  if (methods !== undefined && !Array.isArray(methods))
+    throw invalid('verificationMethod is not an array');
   for (const m of (methods ?? []) as unknown[]) checkMethod(m, invalid);
   const auth = value.authentication;
   if (auth !== undefined && !Array.isArray(auth)) throw invalid('authentication is not an array');
@@ -157,7 +158,9 @@ export function authenticationKey(document: DidDocument, keyId: string): DidAuth
   if (jwk === undefined) throw notFound('it has no publicKeyJwk (only JWK keys are supported)');
   const alg = algorithmOf(jwk);
   if (alg === undefined) {
-    throw notFound(`its key type ${jwk.kty} ${String(jwk.crv ?? '')} is not Ed25519 or EC P-256/P-384`);
+    throw notFound(
+      `its key type ${jwk.kty} ${String(jwk.crv ?? '')} is not Ed25519 or EC P-256/P-384`,
+    );
   }
   return { id: keyId, jwk, alg };
 }

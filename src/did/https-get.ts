@@ -43,7 +43,10 @@ export function guardedDocumentFetch(options: DocumentFetchOptions = {}): Docume
       target = await guard.target(url);
     } catch (error) {
       if (error instanceof WebhookRefused) {
-        throw new DidAuthError('DID_REFUSED', `the DID host ${url.host} is refused: ${error.reason}`);
+        throw new DidAuthError(
+          'DID_REFUSED',
+          `the DID host ${url.host} is refused: ${error.reason}`,
+        );
       }
       throw unreachable(url, error);
     }
@@ -69,7 +72,12 @@ export function guardedDocumentFetch(options: DocumentFetchOptions = {}): Docume
             size += chunk.length;
             if (size > maxBytes) {
               res.destroy();
-              reject(new DidAuthError('INVALID_DOCUMENT', `the DID document at ${url.href} is larger than ${maxBytes} bytes`));
+              reject(
+                new DidAuthError(
+                  'INVALID_DOCUMENT',
+                  `the DID document at ${url.href} is larger than ${maxBytes} bytes`,
+                ),
+              );
             } else chunks.push(chunk);
           });
           res.on('end', () =>
@@ -78,7 +86,10 @@ export function guardedDocumentFetch(options: DocumentFetchOptions = {}): Docume
           res.on('error', (error) => reject(unreachable(url, error)));
         },
       );
-      const timer = setTimeout(() => req.destroy(new Error(`no answer within ${timeoutMs} ms`)), timeoutMs);
+      const timer = setTimeout(
+        () => req.destroy(new Error(`no answer within ${timeoutMs} ms`)),
+        timeoutMs,
+      );
       req.on('close', () => clearTimeout(timer));
       req.on('timeout', () => req.destroy(new Error(`no answer within ${timeoutMs} ms`)));
       req.on('error', (error) => reject(unreachable(url, error)));
@@ -89,5 +100,8 @@ export function guardedDocumentFetch(options: DocumentFetchOptions = {}): Docume
 
 function unreachable(url: URL, error: unknown): DidAuthError {
   const why = error instanceof Error ? error.message : String(error);
-  return new DidAuthError('DID_UNREACHABLE', `the DID document at ${url.href} cannot be fetched: ${why}`);
+  return new DidAuthError(
+    'DID_UNREACHABLE',
+    `the DID document at ${url.href} cannot be fetched: ${why}`,
+  );
 }

@@ -40,7 +40,10 @@ describe('parseDidWba', () => {
 
 describe('DID URLs and our own DID', () => {
   it('splits a DID URL into DID and key fragment, and refuses one without a fragment', () => {
-    expect(splitDidUrl('did:wba:example.com#key-1')).toEqual({ did: 'did:wba:example.com', fragment: 'key-1' });
+    expect(splitDidUrl('did:wba:example.com#key-1')).toEqual({
+      did: 'did:wba:example.com',
+      fragment: 'key-1',
+    });
     expect(() => splitDidUrl('did:wba:example.com')).toThrow(/DID URL naming a key/);
   });
 

@@ -38,7 +38,8 @@ export function parseDidWba(did: string): DidWba {
   }
   const [host = '', port, extra] = authority.split(':');
   if (extra !== undefined) throw refuse('the host has more than one port separator');
-  if (port !== undefined && !/^\d{1,5}$/.test(port)) throw refuse(`the port ${port} is not a number`);
+  if (port !== undefined && !/^\d{1,5}$/.test(port))
+    throw refuse(`the port ${port} is not a number`);
   if (/^\d+(\.\d+){3}$/.test(host) || host.startsWith('[')) {
     throw refuse('the method allows a domain name, not an IP address');
   }
@@ -75,10 +76,14 @@ export function splitDidUrl(didUrl: string): { readonly did: string; readonly fr
  */
 export function didWbaForUrl(url: string | URL): string {
   const parsed = new URL(url);
-  if (parsed.protocol !== 'https:') throw new TypeError(`did:wba needs an https URL, not ${parsed.href}`);
+  if (parsed.protocol !== 'https:')
+    throw new TypeError(`did:wba needs an https URL, not ${parsed.href}`);
   const authority = parsed.port === '' ? parsed.hostname : `${parsed.hostname}%3A${parsed.port}`;
   const segments = parsed.pathname.split('/').filter((s) => s !== '');
-  const did = [PREFIX + authority, ...segments.map((s) => encodeURIComponent(decodeURIComponent(s)))].join(':');
+  const did = [
+    PREFIX + authority,
+    ...segments.map((s) => encodeURIComponent(decodeURIComponent(s))),
+  ].join(':');
   parseDidWba(did); // the same rules as a verifier applies
   return did;
 }

@@ -2,8 +2,20 @@
  * A did:wba identity: the DID, the DID URL of its key (the `keyid` of every signature), and the
  * private key. Made from a saved private JWK (`a2a did init` writes one) or generated.
  */
-import { createPrivateKey, createPublicKey, generateKeyPairSync, randomUUID, type KeyObject } from 'node:crypto';
-import { algorithmOf, createDidDocument, type DidDocument, type DidPublicJwk, type DidSignatureAlgorithm } from './document.js';
+import {
+  createPrivateKey,
+  createPublicKey,
+  generateKeyPairSync,
+  randomUUID,
+  type KeyObject,
+} from 'node:crypto';
+import {
+  algorithmOf,
+  createDidDocument,
+  type DidDocument,
+  type DidPublicJwk,
+  type DidSignatureAlgorithm,
+} from './document.js';
 import { parseDidWba } from './identifier.js';
 
 /** A private JWK (Ed25519 `OKP` or `EC` P-256/P-384, with `d`). */
@@ -42,7 +54,8 @@ export function didIdentity(options: DidIdentityOptions): DidIdentity {
     ...(y === undefined ? {} : { y }),
   };
   const alg = algorithmOf(publicJwk);
-  if (alg === undefined) throw new TypeError(`a did:wba key must be Ed25519 or EC P-256/P-384, not ${kty}`);
+  if (alg === undefined)
+    throw new TypeError(`a did:wba key must be Ed25519 or EC P-256/P-384, not ${kty}`);
   const privateKey = createPrivateKey({ key: { kty, crv, x, y, d } as never, format: 'jwk' });
   return {
     did: options.did,
@@ -69,7 +82,12 @@ export function didDocumentOf(
   service?: readonly Record<string, unknown>[],
 ): DidDocument {
   const keyFragment = identity.keyId.slice(identity.keyId.indexOf('#') + 1);
-  return createDidDocument({ did: identity.did, publicJwk: identity.publicJwk, keyFragment, service });
+  return createDidDocument({
+    did: identity.did,
+    publicJwk: identity.publicJwk,
+    keyFragment,
+    service,
+  });
 }
 
 /** The public KeyObject of a JWK (for verifiers). */

@@ -17,7 +17,10 @@ export function didDocumentRoutes(document: DidDocument): Record<string, HttpHan
         req.method === 'GET' || req.method === 'HEAD'
           ? {
               status: 200,
-              headers: { 'content-type': 'application/did+json', 'cache-control': 'public, max-age=300' },
+              headers: {
+                'content-type': 'application/did+json',
+                'cache-control': 'public, max-age=300',
+              },
               body: req.method === 'HEAD' ? undefined : body,
             }
           : { status: 405, headers: { allow: 'GET, HEAD' }, body: undefined },

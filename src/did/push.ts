@@ -12,7 +12,10 @@ import { signRequest, type SignRequestOptions } from './sign.js';
 import { DidRequestVerifier, type DidVerifierOptions, type VerifiedDid } from './verify.js';
 
 /** Signs every push delivery as `identity`. */
-export function didPushSigner(identity: DidIdentity, options: SignRequestOptions = {}): PushRequestSigner {
+export function didPushSigner(
+  identity: DidIdentity,
+  options: SignRequestOptions = {},
+): PushRequestSigner {
   return (request) => signRequest(identity, request, options);
 }
 
@@ -53,7 +56,12 @@ function rejectReason(error: DidAuthError): PushRejected['reason'] {
       return 'EXPIRED';
     case 'KEY_NOT_FOUND':
       return 'UNKNOWN_KEY';
-    default:
+    case 'BAD_SIGNATURE':
+    case 'MALFORMED_SIGNATURE':
+    case 'UNSUPPORTED_DID':
+    case 'DID_REFUSED':
+    case 'DID_NOT_FOUND':
+    case 'INVALID_DOCUMENT':
       return 'BAD_SIGNATURE';
   }
 }

@@ -6,7 +6,11 @@
  */
 import { checkDidDocument, type DidDocument } from './document.js';
 import { DidAuthError } from './errors.js';
-import { guardedDocumentFetch, type DocumentFetch, type DocumentFetchOptions } from './https-get.js';
+import {
+  guardedDocumentFetch,
+  type DocumentFetch,
+  type DocumentFetchOptions,
+} from './https-get.js';
 import { parseDidWba } from './identifier.js';
 
 /** Options of {@link DidResolver}. */

@@ -36,6 +36,11 @@ export interface DidPrincipal extends Principal {
 export interface DidWbaVerifierOptions extends DidVerifierOptions {
   /** The request verifier (default one made from these options). */
   readonly verifier?: DidRequestVerifier | undefined;
+  /**
+   * The origin clients call (`https://agent.example.com`) when a proxy in front changes the
+   * scheme or host the server sees: the `@target-uri` is checked with it. Default: the request's.
+   */
+  readonly origin?: string | undefined;
   /** Maps a verified signer to the principal (default `{ id: did, did, keyId }`). */
   readonly principal?: ((signer: VerifiedDid) => Principal | undefined) | undefined;
 }
@@ -43,8 +48,10 @@ export interface DidWbaVerifierOptions extends DidVerifierOptions {
 /** The {@link SchemeVerifier} of did:wba signed requests. */
 export function didWbaVerifier(options: DidWbaVerifierOptions = {}): SchemeVerifier {
   const verifier = options.verifier ?? new DidRequestVerifier(options);
+  const origin = options.origin === undefined ? undefined : new URL(options.origin).origin;
   const toPrincipal =
-    options.principal ?? ((s: VerifiedDid): DidPrincipal => ({ id: s.did, did: s.did, keyId: s.keyId }));
+    options.principal ??
+    ((s: VerifiedDid): DidPrincipal => ({ id: s.did, did: s.did, keyId: s.keyId }));
   return {
     async check(request): Promise<SchemeCheck> {
       if (!DidRequestVerifier.isSigned(request)) return { status: 'missing' };
@@ -56,9 +63,11 @@ export function didWbaVerifier(options: DidWbaVerifierOptions = {}): SchemeVerif
         };
       }
       try {
-        const signer = await verifier.verify({ ...message, headers: request.headers });
+        const url = origin === undefined ? message.url : origin + pathOf(message.url);
+        const signer = await verifier.verify({ ...message, url, headers: request.headers });
         const principal = toPrincipal(signer);
-        if (principal === undefined) return { status: 'invalid', reason: `the DID ${signer.did} is not allowed` };
+        if (principal === undefined)
+          return { status: 'invalid', reason: `the DID ${signer.did} is not allowed` };
         return { status: 'ok', principal };
       } catch (error) {
         if (!(error instanceof DidAuthError)) throw error;
@@ -69,4 +78,10 @@ export function didWbaVerifier(options: DidWbaVerifierOptions = {}): SchemeVerif
       }
     },
   };
+}
+
+/** Path and query of an absolute URL. */
+function pathOf(url: string): string {
+  const parsed = new URL(url);
+  return parsed.pathname + parsed.search;
 }

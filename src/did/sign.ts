@@ -94,7 +94,11 @@ export function didSignedFetch(
     request.headers.forEach((value, name) => {
       headers[name] = value;
     });
-    const added = await signRequest(identity, { method: request.method, url: request.url, headers, body }, options);
+    const added = await signRequest(
+      identity,
+      { method: request.method, url: request.url, headers, body },
+      options,
+    );
     const finalHeaders = new Headers(request.headers);
     for (const [name, value] of Object.entries(added)) finalHeaders.set(name, value);
     return send(request.url, {
@@ -113,7 +117,8 @@ async function bodyOf(
 ): Promise<Uint8Array | string | undefined> {
   const given = init?.body ?? undefined;
   if (given === undefined || given === null) {
-    if (input instanceof Request && input.body !== null) return new Uint8Array(await request.arrayBuffer());
+    if (input instanceof Request && input.body !== null)
+      return new Uint8Array(await request.arrayBuffer());
     return undefined;
   }
   if (typeof given === 'string') return given;

@@ -62,12 +62,16 @@ export class DidRequestVerifier {
     this.replays = options.replayCache ?? new MemoryReplayCache(100_000);
     this.now = options.now ?? Date.now;
     const allow = options.allow;
-    this.allow = Array.isArray(allow) ? (did) => allow.includes(did) : (allow as ((did: string) => boolean) | undefined);
+    this.allow = Array.isArray(allow)
+      ? (did) => allow.includes(did)
+      : (allow as ((did: string) => boolean) | undefined);
   }
 
   /** True when the request carries an HTTP message signature at all. */
   static isSigned(request: Pick<ReceivedRequest, 'headers'>): boolean {
-    return request.headers.get('signature-input') !== null || request.headers.get('signature') !== null;
+    return (
+      request.headers.get('signature-input') !== null || request.headers.get('signature') !== null
+    );
   }
 
   /** The signer of a valid request; throws {@link DidAuthError} saying why otherwise. */
@@ -85,10 +89,16 @@ export class DidRequestVerifier {
     if (hasBody) {
       const digest = request.headers.get('content-digest');
       if (digest === null) {
-        throw new DidAuthError('DIGEST_MISMATCH', 'the request has a body but no Content-Digest header (RFC 9530, sha-256)');
+        throw new DidAuthError(
+          'DIGEST_MISMATCH',
+          'the request has a body but no Content-Digest header (RFC 9530, sha-256)',
+        );
       }
       if (!contentDigestMatches(digest, body)) {
-        throw new DidAuthError('DIGEST_MISMATCH', 'the Content-Digest does not match the body: it was changed after signing');
+        throw new DidAuthError(
+          'DIGEST_MISMATCH',
+          'the Content-Digest does not match the body: it was changed after signing',
+        );
       }
     }
     const headers: Record<string, string> = { 'signature-input': input, signature };
@@ -111,7 +121,10 @@ export class DidRequestVerifier {
             const keyId = params.keyid;
             if (typeof keyId !== 'string' || !keyId.startsWith('did:wba:')) return null;
             if (++lookups > 1) {
-              throw new DidAuthError('MALFORMED_SIGNATURE', 'the request carries more than one did:wba signature');
+              throw new DidAuthError(
+                'MALFORMED_SIGNATURE',
+                'the request carries more than one did:wba signature',
+              );
             }
             const created = params.created instanceof Date ? params.created.getTime() / 1000 : NaN;
             this.checkFreshness(created, params.expires, nowSeconds);
@@ -146,14 +159,26 @@ export class DidRequestVerifier {
       throw asDidError(error);
     }
     if (signer === undefined || verified === null) {
-      throw new DidAuthError('MISSING_SIGNATURE', 'the request carries no signature by a did:wba key (keyid did:wba:…#key)');
+      throw new DidAuthError(
+        'MISSING_SIGNATURE',
+        'the request carries no signature by a did:wba key (keyid did:wba:…#key)',
+      );
     }
     if (!verified) {
-      throw new DidAuthError('BAD_SIGNATURE', `the signature does not verify with ${signer.keyId} of the DID document`);
+      throw new DidAuthError(
+        'BAD_SIGNATURE',
+        `the signature does not verify with ${signer.keyId} of the DID document`,
+      );
     }
-    const fresh = await this.replays.add(`${signer.keyId}\n${signer.nonce}`, (signer.created + this.maxAge + this.skew) * 1000);
+    const fresh = await this.replays.add(
+      `${signer.keyId}\n${signer.nonce}`,
+      (signer.created + this.maxAge + this.skew) * 1000,
+    );
     if (!fresh) {
-      throw new DidAuthError('REPLAYED', `nonce ${signer.nonce} of ${signer.keyId} was already used: sign every request afresh`);
+      throw new DidAuthError(
+        'REPLAYED',
+        `nonce ${signer.nonce} of ${signer.keyId} was already used: sign every request afresh`,
+      );
     }
     return signer;
   }
@@ -163,10 +188,16 @@ export class DidRequestVerifier {
       throw new DidAuthError('MALFORMED_SIGNATURE', 'the signature has no created parameter');
     }
     if (created > now + this.skew) {
-      throw new DidAuthError('STALE_SIGNATURE', `the signature was created ${created - now} s in the future: check the signer's clock`);
+      throw new DidAuthError(
+        'STALE_SIGNATURE',
+        `the signature was created ${created - now} s in the future: check the signer's clock`,
+      );
     }
     if (now - created > this.maxAge + this.skew) {
-      throw new DidAuthError('STALE_SIGNATURE', `the signature was created ${now - created} s ago, more than the ${this.maxAge} s accepted: sign every request afresh`);
+      throw new DidAuthError(
+        'STALE_SIGNATURE',
+        `the signature was created ${now - created} s ago, more than the ${this.maxAge} s accepted: sign every request afresh`,
+      );
     }
     if (typeof expires === 'number' && now > expires + this.skew) {
       throw new DidAuthError('EXPIRED_SIGNATURE', `the signature expired ${now - expires} s ago`);

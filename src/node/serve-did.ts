@@ -6,7 +6,12 @@
  */
 import { didDocumentRoutes } from '../did/publish.js';
 import { didWbaForUrl } from '../did/identifier.js';
-import { didDocumentOf, didIdentity, type DidIdentity, type DidPrivateJwk } from '../did/identity.js';
+import {
+  didDocumentOf,
+  didIdentity,
+  type DidIdentity,
+  type DidPrivateJwk,
+} from '../did/identity.js';
 import type { HttpHandler } from '../http/types.js';
 import type { PushRequestSigner } from '../push/worker.js';
 
@@ -41,7 +46,8 @@ export class ServedDid {
     if (this.options.signPush === false) return undefined;
     return async (request) => {
       const identity = this.current;
-      if (identity === undefined) throw new Error('the agent DID is not known before serve() listens');
+      if (identity === undefined)
+        throw new Error('the agent DID is not known before serve() listens');
       const { signRequest } = await import('../did/sign.js');
       return signRequest(identity, request);
     };
@@ -54,6 +60,10 @@ export class ServedDid {
   }
 
   private identityFor(did: string): DidIdentity {
-    return didIdentity({ did, privateJwk: this.options.key, keyFragment: this.options.keyFragment });
+    return didIdentity({
+      did,
+      privateJwk: this.options.key,
+      keyFragment: this.options.keyFragment,
+    });
   }
 }

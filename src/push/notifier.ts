@@ -166,7 +166,15 @@ export function createPushNotifier(options: PushNotifierOptions): PushNotifierHa
       for (const config of targets) {
         const { seq, trace } = entry;
         const id = newId();
-        deliveries.push({ id, scope, taskId, configId: config.id, seq, body, ...(trace && { trace }) });
+        deliveries.push({
+          id,
+          scope,
+          taskId,
+          configId: config.id,
+          seq,
+          body,
+          ...(trace && { trace }),
+        });
       }
     }
     await outbox.enqueue(deliveries);

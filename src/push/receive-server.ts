@@ -58,7 +58,8 @@ export async function receivePushNotifications(
         if (body === undefined) return reply(413, { error: 'body too large' });
         let push: VerifiedPush;
         try {
-          const url = options.audience ?? `http://${req.headers.host ?? 'localhost'}${req.url ?? '/'}`;
+          const url =
+            options.audience ?? `http://${req.headers.host ?? 'localhost'}${req.url ?? '/'}`;
           push = await receiver.verify({ headers: req.headers, body, url });
         } catch (error) {
           if (!(error instanceof PushRejected)) throw error;

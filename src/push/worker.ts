@@ -205,7 +205,12 @@ export class PushWorker {
       });
       const headers = deliveryHeaders(config, d.id, signature);
       if (this.o.requestSigner) {
-        const signed = await this.o.requestSigner({ method: 'POST', url: config.url, headers, body });
+        const signed = await this.o.requestSigner({
+          method: 'POST',
+          url: config.url,
+          headers,
+          body,
+        });
         for (const [name, value] of Object.entries(signed)) headers[name.toLowerCase()] = value;
       }
       let response: PushResponse | undefined;

@@ -24,7 +24,10 @@ import {
 } from '../../src/did/index.js';
 import { serve, type ServeResult } from '../../src/node/index.js';
 import { PushRejected, createPushReceiver } from '../../src/push/receiver.js';
-import { receivePushNotifications, type PushReceiverServer } from '../../src/push/receive-server.js';
+import {
+  receivePushNotifications,
+  type PushReceiverServer,
+} from '../../src/push/receive-server.js';
 import type { VerifiedPush } from '../../src/push/receiver.js';
 import { createAgent } from '../../src/server/index.js';
 import { mkdtemp, readFile } from 'node:fs/promises';
@@ -46,7 +49,7 @@ interface DidHost {
 
 async function startDidHost(pki: TestPki): Promise<DidHost> {
   const docs = new Map<string, { status: number; body: string }>();
-  const host = { docs, hits: 0 } as { docs: typeof docs; hits: number };
+  const host = { docs, hits: 0 };
   const server: Server = createServer({ cert: pki.serverCert, key: pki.serverKey }, (req, res) => {
     host.hits++;
     const doc = docs.get(req.url ?? '/') ?? { status: 404, body: '{"error":"no such DID"}' };
@@ -170,7 +173,11 @@ describe.skipIf(!hasOpenssl())('did:wba signed requests over real HTTPS (openssl
     expect(message).toMatch(/DIDWba/);
   });
 
-  const refusals: [string, () => Promise<{ headers: Record<string, string>; body: string }>, RegExp][] = [
+  const refusals: [
+    string,
+    () => Promise<{ headers: Record<string, string>; body: string }>,
+    RegExp,
+  ][] = [
     [
       'a forged signature (another key under alice’s keyid)',
       async () => {
@@ -296,13 +303,39 @@ describe.skipIf(!hasOpenssl())('did:wba signed requests over real HTTPS (openssl
     expect(resolver.fetches).toBe(2);
   });
 
+  it('checks @target-uri against the public origin when a proxy is in front (origin)', async () => {
+    const body = rpc('proxied');
+    const publicUrl = 'https://agent.example.com/a2a/jsonrpc';
+    const headers = await signRequest(alice, {
+      method: 'POST',
+      url: publicUrl,
+      headers: { 'content-type': 'application/json' },
+      body,
+    });
+    const request = (origin?: string) =>
+      didWbaVerifier({ ca: pki.ca, allowLoopback: true, origin }).check({
+        binding: 'JSONRPC',
+        headers: new Headers({ 'content-type': 'application/json', ...headers }),
+        query: new URLSearchParams(),
+        message: { method: 'POST', url: 'http://127.0.0.1:8080/a2a/jsonrpc', body },
+      });
+    expect(await request()).toMatchObject({ status: 'invalid', reason: /BAD_SIGNATURE/ });
+    expect(await request('https://agent.example.com')).toMatchObject({
+      status: 'ok',
+      principal: { id: alice.did },
+    });
+  });
+
   it('does not carry did:wba signatures on gRPC: it says to use an HTTP binding', async () => {
     const check = await didWbaVerifier({ ca: pki.ca, allowLoopback: true }).check({
       binding: 'GRPC',
       headers: new Headers({ 'signature-input': 'sig1=()', signature: 'sig1=::' }),
       query: new URLSearchParams(),
     });
-    expect(check).toMatchObject({ status: 'invalid', reason: expect.stringMatching(/JSON-RPC or HTTP\+JSON/) });
+    expect(check).toMatchObject({
+      status: 'invalid',
+      reason: expect.stringMatching(/JSON-RPC or HTTP\+JSON/),
+    });
   });
 
   describe('our agent: its DID document and signed push deliveries', () => {
@@ -360,10 +393,14 @@ describe.skipIf(!hasOpenssl())('did:wba signed requests over real HTTPS (openssl
       const resolver = new DidResolver({ ca: pki.ca, allowLoopback: true });
       const verify = createPushReceiver({ requestVerifier: didPushVerifier({ resolver }) });
       const url = 'http://127.0.0.1:9/hook';
-      const body = JSON.stringify({ statusUpdate: { taskId: 't', contextId: 'c', status: { state: 'TASK_STATE_WORKING' } } });
+      const body = JSON.stringify({
+        statusUpdate: { taskId: 't', contextId: 'c', status: { state: 'TASK_STATE_WORKING' } },
+      });
       const headers = await signRequest(alice, { method: 'POST', url, headers: {}, body });
       const changed = body.replace('WORKING', 'COMPLETED');
-      const tampered = await verify.verify({ url, headers, body: changed }).catch((e: unknown) => e);
+      const tampered = await verify
+        .verify({ url, headers, body: changed })
+        .catch((e: unknown) => e);
       expect(tampered).toBeInstanceOf(PushRejected);
       expect((tampered as PushRejected).reason).toBe('BODY_MISMATCH');
       const unsigned = await verify.verify({ url, headers: {}, body }).catch((e: unknown) => e);
@@ -389,7 +426,9 @@ describe.skipIf(!hasOpenssl())('did:wba signed requests over real HTTPS (openssl
       const sent = await cli(['send', agent.url, 'hello', '--did-key', key, '-o', 'json']);
       expect(sent.stderr).toBe('');
       expect(sent.code).toBe(0);
-      expect(JSON.parse(sent.stdout)).toMatchObject({ task: { status: { state: 'TASK_STATE_COMPLETED' } } });
+      expect(JSON.parse(sent.stdout)).toMatchObject({
+        task: { status: { state: 'TASK_STATE_COMPLETED' } },
+      });
       const unsigned = await cli(['send', agent.url, 'hello']);
       expect(unsigned.code).not.toBe(0);
       expect(unsigned.stderr).toMatch(/DIDWba/);

@@ -22,7 +22,9 @@ const NOTES = [
 export const didInitCommand: Command = {
   name: 'did init',
   summary: 'create a did:wba identity: private key to a file, DID document to publish',
-  usage: ['did init --did <did:wba:host[:path…]> --out <key.jwk> [--document did.json] [--key-type Ed25519|P-256]'],
+  usage: [
+    'did init --did <did:wba:host[:path…]> --out <key.jwk> [--document did.json] [--key-type Ed25519|P-256]',
+  ],
   flags: { out: { type: 'string' }, document: { type: 'string' }, 'key-type': { type: 'string' } },
   flagHelp: [
     ['--did DID', 'the DID, e.g. did:wba:agents.example.com:user:alice'],
@@ -40,9 +42,11 @@ export const didInitCommand: Command = {
     const did = global.did;
     const target = stringFlag(values, 'out');
     if (did === undefined) throw new UsageError('missing --did did:wba:…', NOTES[0]);
-    if (target === undefined) throw new UsageError('missing --out <key.jwk>', 'the private key is never printed');
+    if (target === undefined)
+      throw new UsageError('missing --out <key.jwk>', 'the private key is never printed');
     const type = stringFlag(values, 'key-type') ?? 'Ed25519';
-    if (type !== 'Ed25519' && type !== 'P-256') throw new UsageError(`unsupported --key-type ${type}`, 'use Ed25519 or P-256');
+    if (type !== 'Ed25519' && type !== 'P-256')
+      throw new UsageError(`unsupported --key-type ${type}`, 'use Ed25519 or P-256');
     try {
       parseDidWba(did);
     } catch (error) {
@@ -50,7 +54,9 @@ export const didInitCommand: Command = {
     }
     const privateJwk = generateDidKey(type);
     const identity = didIdentity({ did, privateJwk });
-    await writeFile(target, `${JSON.stringify({ ...privateJwk, did }, null, 2)}\n`, { mode: 0o600 });
+    await writeFile(target, `${JSON.stringify({ ...privateJwk, did }, null, 2)}\n`, {
+      mode: 0o600,
+    });
     const document = didDocumentOf(identity);
     const where = `https://${parseDidWba(did).authority}${didDocumentPath(did)}`;
     const file = stringFlag(values, 'document');
@@ -74,7 +80,8 @@ export const didShowCommand: Command = {
   notes: NOTES,
   async run({ positionals, global, out }) {
     noExtraArgs(positionals, 0);
-    if (global.didKey === undefined) throw new UsageError('missing --did-key <key.jwk>', 'make one with `a2a did init`');
+    if (global.didKey === undefined)
+      throw new UsageError('missing --did-key <key.jwk>', 'make one with `a2a did init`');
     const identity = await loadDidIdentity(global.didKey, global.did);
     out.jsonDoc(didDocumentOf(identity));
     if (!out.json) {
