@@ -5,10 +5,10 @@
  * with an `authentication` key of the DID's resolved document, and carry a `nonce` not seen
  * before for that key. Everything else is refused with its own {@link DidAuthError}.
  */
-import { httpbis, createVerifier } from 'http-message-signatures';
+import { httpbis, createVerifier, type Verifier } from 'http-message-signatures';
 import { MemoryReplayCache, type ReplayCache } from '../push/replay-cache.js';
 import { contentDigestMatches } from './digest.js';
-import { authenticationKey } from './document.js';
+import { authenticationKey, type DidPublicJwk, type DidSignatureAlgorithm } from './document.js';
 import { DidAuthError } from './errors.js';
 import { splitDidUrl } from './identifier.js';
 import { publicKeyOf } from './identity.js';
@@ -54,6 +54,7 @@ export class DidRequestVerifier {
   private readonly replays: ReplayCache;
   private readonly now: () => number;
   private readonly allow: ((did: string) => boolean) | undefined;
+  private readonly checkers = new WeakMap<DidPublicJwk, Verifier>();
 
   constructor(options: DidVerifierOptions = {}) {
     this.resolver = options.resolver ?? new DidResolver(options);
@@ -139,7 +140,7 @@ export class DidRequestVerifier {
             const document = await this.resolver.resolve(did);
             const key = authenticationKey(document, keyId);
             signer = { did, keyId, created, nonce };
-            const check = createVerifier(publicKeyOf(key.jwk), key.alg);
+            const check = this.checkerOf(key.jwk, key.alg);
             return {
               id: keyId,
               algs: [key.alg],
@@ -181,6 +182,16 @@ export class DidRequestVerifier {
       );
     }
     return signer;
+  }
+
+  /** The signature check of a document key, made once per key object of a cached document. */
+  private checkerOf(jwk: DidPublicJwk, alg: DidSignatureAlgorithm): Verifier {
+    let check = this.checkers.get(jwk);
+    if (check === undefined) {
+      check = createVerifier(publicKeyOf(jwk), alg);
+      this.checkers.set(jwk, check);
+    }
+    return check;
   }
 
   private checkFreshness(created: number, expires: unknown, now: number): void {
