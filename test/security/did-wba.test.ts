@@ -116,8 +116,28 @@ describe.skipIf(!hasOpenssl())('did:wba signed requests over real HTTPS (openssl
     A2AClient.connect(agent.url, { fetch: didSignedFetch(identity), preferredBinding: binding });
 
   /** A raw JSON-RPC POST to the agent with the given extra headers; the status and the error. */
-  const rawCall = async (headers: Record<string, string>, body: string) => {
-    const res = await fetch(`${agent.url}/a2a/jsonrpc`, {
+  type Binding = (typeof BINDINGS)[number];
+  /** Where a raw SendMessage goes on each binding, and its body. */
+  const ENDPOINT: Record<Binding, { path: string; body: (text: string) => string }> = {
+    JSONRPC: {
+      path: '/a2a/jsonrpc',
+      body: (text) =>
+        JSON.stringify({
+          jsonrpc: '2.0',
+          id: 1,
+          method: 'SendMessage',
+          params: { message: userMessage(text) },
+        }),
+    },
+    'HTTP+JSON': {
+      path: '/a2a/rest/message:send',
+      body: (text) => JSON.stringify({ message: userMessage(text) }),
+    },
+  };
+
+  /** A raw SendMessage POST with the given extra headers; the status and the error message. */
+  const rawCall = async (headers: Record<string, string>, body: string, b: Binding = 'JSONRPC') => {
+    const res = await fetch(`${agent.url}${ENDPOINT[b].path}`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', 'a2a-version': '1.0', ...headers },
       body,
@@ -125,19 +145,18 @@ describe.skipIf(!hasOpenssl())('did:wba signed requests over real HTTPS (openssl
     const json = (await res.json()) as { error?: { message?: string } };
     return { status: res.status, message: json.error?.message ?? '', res };
   };
-  const rpc = (text: string) =>
-    JSON.stringify({
-      jsonrpc: '2.0',
-      id: 1,
-      method: 'SendMessage',
-      params: { message: userMessage(text) },
-    });
-  const signed = (identity: DidIdentity, body: string, now?: () => number) =>
+  const rpc = (text: string, b: Binding = 'JSONRPC') => ENDPOINT[b].body(text);
+  const signed = (
+    identity: DidIdentity,
+    body: string,
+    now?: () => number,
+    b: Binding = 'JSONRPC',
+  ) =>
     signRequest(
       identity,
       {
         method: 'POST',
-        url: `${agent.url}/a2a/jsonrpc`,
+        url: `${agent.url}${ENDPOINT[b].path}`,
         headers: { 'content-type': 'application/json' },
         body,
       },
@@ -180,75 +199,84 @@ describe.skipIf(!hasOpenssl())('did:wba signed requests over real HTTPS (openssl
   ][] = [
     [
       'a forged signature (another key under alice’s keyid)',
-      async () => {
+      async (b: Binding) => {
         const forger = didIdentity({ did: alice.did, privateJwk: generateDidKey('Ed25519') });
-        const body = rpc('forged');
-        return { headers: await signed(forger, body), body };
+        const body = rpc('forged', b);
+        return { headers: await signed(forger, body, undefined, b), body };
       },
       /BAD_SIGNATURE/,
     ],
     [
       'a key the document does not list',
-      async () => {
+      async (b: Binding) => {
         const other = didIdentity({
           did: alice.did,
           privateJwk: generateDidKey('Ed25519'),
           keyFragment: 'key-2',
         });
-        const body = rpc('wrong key');
-        return { headers: await signed(other, body), body };
+        const body = rpc('wrong key', b);
+        return { headers: await signed(other, body, undefined, b), body };
       },
       /KEY_NOT_FOUND.*key-2/,
     ],
     [
       'a stale signature (created 10 minutes ago)',
-      async () => {
-        const body = rpc('stale');
-        return { headers: await signed(alice, body, () => Date.now() - 600_000), body };
+      async (b: Binding) => {
+        const body = rpc('stale', b);
+        return { headers: await signed(alice, body, () => Date.now() - 600_000, b), body };
       },
       /STALE_SIGNATURE/,
     ],
     [
       'a body changed after signing',
-      async () => ({ headers: await signed(alice, rpc('original')), body: rpc('changed') }),
+      async (b: Binding) => ({
+        headers: await signed(alice, rpc('original', b), undefined, b),
+        body: rpc('changed', b),
+      }),
       /DIGEST_MISMATCH/,
     ],
     [
       'an invalid DID document (id of another DID)',
-      async () => {
+      async (b: Binding) => {
         const carol = didIdentity({
           did: didOf('user:carol'),
           privateJwk: generateDidKey('Ed25519'),
         });
         publish('user:carol', { ...didDocumentOf(carol), id: alice.did });
-        const body = rpc('carol');
-        return { headers: await signed(carol, body), body };
+        const body = rpc('carol', b);
+        return { headers: await signed(carol, body, undefined, b), body };
       },
       /INVALID_DOCUMENT/,
     ],
     [
       'a DID with no document (404)',
-      async () => {
+      async (b: Binding) => {
         const dave = didIdentity({ did: didOf('user:dave'), privateJwk: generateDidKey() });
-        const body = rpc('dave');
-        return { headers: await signed(dave, body), body };
+        const body = rpc('dave', b);
+        return { headers: await signed(dave, body, undefined, b), body };
       },
       /DID_NOT_FOUND.*404/,
     ],
   ];
 
-  it.each(refusals)('refuses %s with 401 and its own reason', async (_name, make, reason) => {
-    const { headers, body } = await make();
-    const { status, message } = await rawCall(headers, body);
-    expect(status).toBe(401);
-    expect(message).toMatch(reason);
-  });
+  const cases = BINDINGS.flatMap((b) =>
+    refusals.map(([name, make, reason]) => [b, name, make, reason] as const),
+  );
+  it.each(cases)(
+    'over %s refuses %s with 401 and its own reason',
+    async (b, _name, make, reason) => {
+      const { headers, body } = await make(b);
+      const { status, message } = await rawCall(headers, body, b);
+      expect(status).toBe(401);
+      expect(message).toMatch(reason);
+    },
+  );
 
-  it('refuses a replayed request (same signature and nonce)', async () => {
-    const body = rpc('once');
-    const headers = await signed(alice, body);
-    expect((await rawCall(headers, body)).status).toBe(200);
-    const again = await rawCall(headers, body);
+  it.each(BINDINGS)('over %s refuses a replayed request (same signature and nonce)', async (b) => {
+    const body = rpc('once', b);
+    const headers = await signed(alice, body, undefined, b);
+    expect((await rawCall(headers, body, b)).status).toBe(200);
+    const again = await rawCall(headers, body, b);
     expect(again.status).toBe(401);
     expect(again.message).toMatch(/REPLAYED/);
   });
