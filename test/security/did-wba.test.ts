@@ -194,7 +194,7 @@ describe.skipIf(!hasOpenssl())('did:wba signed requests over real HTTPS (openssl
 
   const refusals: [
     string,
-    () => Promise<{ headers: Record<string, string>; body: string }>,
+    (b: Binding) => Promise<{ headers: Record<string, string>; body: string }>,
     RegExp,
   ][] = [
     [
