@@ -23,19 +23,21 @@ import {
   lockedAgent,
   longAgent,
   NO_BROWSER,
+  pageActions,
   tamperedCardServer,
+  WAIT,
 } from './browser.js';
 
 if (NO_BROWSER) console.warn(`\n*** SKIPPING the inspector's browser tests: ${NO_BROWSER} ***\n`);
 
 const SHOTS = process.env.A2A_INSPECTOR_SCREENSHOTS === '1';
 const LONG_EVENTS = 10_000;
-const WAIT = { timeout: 30_000 };
 
 describe.skipIf(NO_BROWSER !== undefined)('web inspector in chromium', { timeout: 90_000 }, () => {
   let demo: DemoServer;
   let browser: BrowserContext;
   let page: Page;
+  let ui: ReturnType<typeof pageActions>;
   let tampered: { url: string; close(): Promise<void> };
   let locked: ServeResult;
   let long: ServeResult;
@@ -57,6 +59,7 @@ describe.skipIf(NO_BROWSER !== undefined)('web inspector in chromium', { timeout
     long = await longAgent(LONG_EVENTS);
     browser = await launchBrowser();
     page = await browser.newPage();
+    ui = pageActions(page);
     page.on('console', (m) => {
       if (/content security policy/i.test(m.text())) cspViolations.push(m.text());
     });
@@ -81,24 +84,11 @@ describe.skipIf(NO_BROWSER !== undefined)('web inspector in chromium', { timeout
   const shot = async (name: string) => {
     if (SHOTS) await page.screenshot({ path: `docs/inspector/${name}.png`, fullPage: true });
   };
-  const tab = (name: string) => page.click(`#tab-${name}`);
-  const connect = async (url: string) => {
-    await page.fill('#agent-url', url);
-    await page.click('form.connect button[type=submit]');
-    await page.locator(`[data-signature]`).first().waitFor(WAIT);
-  };
-  const send = async (text: string, stream: boolean) => {
-    await tab('Chat');
-    await page.setChecked('#streaming', stream);
-    await page.fill('#msg-text', text);
-    await page.click('form.composer button[type=submit]');
-  };
-  const newChat = async () => {
-    await tab('Chat');
-    await page.click('text=New chat');
-  };
-  const taskId = async () =>
-    (await page.locator('[data-task-id]').getAttribute('data-task-id')) ?? '';
+  const tab = (name: string) => ui.tab(name);
+  const connect = (url: string) => ui.connect(url);
+  const send = (text: string, stream: boolean) => ui.send(text, stream);
+  const newChat = () => ui.newChat();
+  const taskId = () => ui.taskId();
 
   it('serves the page under a strict CSP with no inline script, and opens the demo card (spec §5.5)', async () => {
     const response = await page.goto(`${demo.url}/inspector/`);

@@ -149,6 +149,11 @@ export function CardView({ shared }: { shared: Shared }) {
         )
       : null,
     h('h3', null, 'Interfaces (preference order)'),
+    h(
+      'p',
+      { 'data-versions': report.versions.join(' ') },
+      `Protocol versions: ${report.versions.join(', ') || 'none'}${report.legacy ? ' (an A2A 0.3 card, read into the 1.0 shape)' : ''}`,
+    ),
     h('table', { class: 'interfaces' }, [
       h(
         'thead',
