@@ -82,7 +82,9 @@ export function tlsClientFetch(files: ClientTlsFiles): typeof fetch {
       outgoing.on('error', (error) =>
         reject(
           req.signal.aborted
-            ? req.signal.reason
+            ? req.signal.reason instanceof Error
+              ? req.signal.reason
+              : new DOMException('the request was aborted', 'AbortError')
             : new TypeError(`fetch failed: ${error.message}`, { cause: error }),
         ),
       );

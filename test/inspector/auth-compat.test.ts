@@ -13,7 +13,13 @@ import { serveHandler, type HandlerServer } from '../../src/node/serve-handler.j
 import { tlsClientFetch } from '../../src/node/tls-fetch.js';
 import { startSdk03Server, type Sdk03Server } from '../interop/v03-sdk-server.js';
 import { QUESTION } from '../interop/helpers.js';
-import { hasOpenssl } from '../security/fixtures/certs.js';
+import {
+  hasOpenssl,
+  makePki,
+  writePki,
+  type PkiFiles,
+  type TestPki,
+} from '../security/fixtures/certs.js';
 import {
   buildAssets,
   hybridAgent,
@@ -23,9 +29,7 @@ import {
   OAUTH,
   oauthAgent,
   pageActions,
-  pkiFiles,
   WAIT,
-  type PkiFiles,
 } from './browser.js';
 
 const SKIP = NO_BROWSER ?? (hasOpenssl() ? undefined : 'no openssl CLI to make the test PKI');
@@ -39,6 +43,7 @@ describe.skipIf(SKIP !== undefined)(
     let page: Page;
     let ui: ReturnType<typeof pageActions>;
     let inspector: HandlerServer;
+    let pki: TestPki;
     let files: PkiFiles;
     let mtls: ServeResult;
     let oauth: Awaited<ReturnType<typeof oauthAgent>>;
@@ -49,9 +54,10 @@ describe.skipIf(SKIP !== undefined)(
 
     beforeAll(async () => {
       const assets = await buildAssets();
-      files = pkiFiles();
+      pki = makePki();
+      files = writePki(pki);
       [mtls, oauth, hybrid, sdk03] = await Promise.all([
-        mtlsAgent(files.pki),
+        mtlsAgent(pki),
         oauthAgent(),
         hybridAgent(),
         startSdk03Server(),

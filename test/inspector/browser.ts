@@ -4,7 +4,7 @@
  * inspect besides the demo (a tampered signed card, an agent requiring a token, a long task, an
  * HTTPS agent wanting a client certificate, an OAuth 2 agent with its token server, a 0.3 hybrid).
  */
-import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -13,7 +13,7 @@ import { exportJWK } from 'jose';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { serve, type ServeOptions, type ServeResult } from '../../src/node/index.js';
 import type { AgentCardConfig } from '../../src/server/agent.js';
-import { makePki, type TestPki } from '../security/fixtures/certs.js';
+import type { TestPki } from '../security/fixtures/certs.js';
 import { signAgentCard } from '../../src/security/card-signing.js';
 import { staticSecrets } from '../../src/security/auth/index.js';
 import { generateSigningKey } from '../../src/security/signing-keys.js';
@@ -63,11 +63,17 @@ export function pageActions(page: Page) {
   const tab = (name: string) => page.click(`#tab-${name}`);
   return {
     tab,
-    /** Types the agent URL and connects; resolves once the card view shows. */
+    /**
+     * Types the agent URL and connects; resolves once the answer came and the card view shows
+     * that agent's card (not the one shown before, nor a tab switch still to come).
+     */
     async connect(url: string) {
       await page.fill('#agent-url', url);
-      await page.click('form.connect button[type=submit]');
-      await page.locator(`[data-signature]`).first().waitFor(WAIT);
+      await Promise.all([
+        page.waitForResponse((r) => r.url().endsWith('/api/connect'), WAIT),
+        page.click('form.connect button[type=submit]'),
+      ]);
+      await page.locator(`section[data-card-url^="${url}"] [data-signature]`).waitFor(WAIT);
     },
     /** Sends one text message from the chat, streaming or not. */
     async send(text: string, stream: boolean) {
@@ -203,30 +209,6 @@ function echoAgent(name: string, card: Partial<AgentCardConfig>, options: ServeO
 /** An agent served with `compat: ['0.3']`: its card lists 1.0 and 0.3 interfaces. */
 export function hybridAgent(): Promise<ServeResult> {
   return echoAgent('hybrid', {}, { compat: ['0.3'] });
-}
-
-/** PEM files of the test PKI (test/security/fixtures/certs.ts), by path. */
-export interface PkiFiles {
-  readonly ca: string;
-  readonly clientCert: string;
-  readonly clientKey: string;
-  readonly pki: TestPki;
-}
-
-/** Writes the test PKI into a scratch directory. */
-export function pkiFiles(): PkiFiles {
-  const pki = makePki();
-  const dir = mkdtempSync(join(tmpdir(), 'a2a-inspector-pki-'));
-  const write = (name: string, pem: string) => {
-    writeFileSync(join(dir, name), pem, { mode: 0o600 });
-    return join(dir, name);
-  };
-  return {
-    ca: write('ca.pem', pki.ca),
-    clientCert: write('client.pem', pki.clientCert),
-    clientKey: write('client.key', pki.clientKey),
-    pki,
-  };
 }
 
 /** An HTTPS agent whose card requires a client certificate from the test CA (spec §7.4). */

@@ -127,7 +127,7 @@ export function CardView({ shared }: { shared: Shared }) {
       if (detail?.needsAuth) shared.askAuth('GetExtendedAgentCard needs credentials.');
     }
   };
-  return h('section', { class: 'card-view' }, [
+  return h('section', { class: 'card-view', 'data-card-url': report.cardUrl }, [
     h('p', { class: 'dim' }, ['Served at ', h('code', null, report.cardUrl)]),
     signatureLine(report.signature),
     h('h3', null, 'Validation'),
