@@ -98,19 +98,27 @@ export function authNeeds(card: AgentCard, held: CredentialStore): AuthNeed[] {
     return {
       ...base,
       kind: 'mtls',
-      configured: held.clientTls !== undefined,
+      configured: held.clientTls?.cert !== undefined,
       description: `Mutual TLS client certificate${s.mtlsSecurityScheme?.description ? `: ${s.mtlsSecurityScheme.description}` : ''}`,
+      // Paths, not secrets: shown as they are; the files never leave the server side.
       fields: [
         {
           name: 'cert',
           label: 'Client certificate file (PEM path, read by the inspector)',
           secret: false,
+          value: held.clientTls?.cert,
         },
-        { name: 'key', label: 'Private key file (PEM path)', secret: false },
+        {
+          name: 'key',
+          label: 'Private key file (PEM path)',
+          secret: false,
+          value: held.clientTls?.key,
+        },
         {
           name: 'ca',
           label: 'CA file for the agent’s server certificate (PEM path, optional)',
           secret: false,
+          value: held.clientTls?.ca,
         },
       ],
       ...(held.tlsSupported

@@ -81,7 +81,11 @@ export function parseChoice(choice: string): { binding: string; version: string 
 /** Reads, validates and checks the signature of the card at `url` (an agent URL or card URL). */
 export async function cardReport(url: string, fetchImpl: typeof fetch): Promise<CardReport> {
   const where = cardUrl(url);
-  const response = await fetchImpl(where, { headers: { accept: 'application/json' } });
+  // As the client asks for it: a server that also speaks 0.3 answers a request without
+  // A2A-Version with its 0.3-flavoured card (spec §3.6.2).
+  const response = await fetchImpl(where, {
+    headers: { accept: 'application/json', 'a2a-version': PROTOCOL_VERSION },
+  });
   const text = await response.text();
   let raw: unknown;
   try {

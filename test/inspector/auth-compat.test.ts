@@ -32,6 +32,7 @@ import {
   WAIT,
 } from './browser.js';
 
+const SHOTS = process.env.A2A_INSPECTOR_SCREENSHOTS === '1';
 const SKIP = NO_BROWSER ?? (hasOpenssl() ? undefined : 'no openssl CLI to make the test PKI');
 if (SKIP) console.warn(`\n*** SKIPPING the inspector's auth and 0.3 browser tests: ${SKIP} ***\n`);
 
@@ -94,6 +95,10 @@ describe.skipIf(SKIP !== undefined)(
       ]);
     });
 
+    const shot = async (name: string) => {
+      if (SHOTS) await page.screenshot({ path: `docs/inspector/${name}.png`, fullPage: true });
+    };
+
     /** Nothing in localStorage, sessionStorage, IndexedDB or cookies. */
     const browserStorage = async () => ({
       ...(await page.evaluate(async () => ({
@@ -113,6 +118,9 @@ describe.skipIf(SKIP !== undefined)(
       await page.locator('[data-auth-reason]').waitFor(WAIT);
       const form = page.locator('form[data-scheme=mtls]');
       expect(await form.textContent()).toContain('required');
+      expect(await form.locator('[data-configured]').count()).toBe(0); // a CA alone is no certificate
+      expect(await page.inputValue('#mtls-ca')).toBe(files.ca); // given at start, as --cacert
+      await shot('auth-mtls');
       // A path the server side cannot read is refused, saying which file.
       await page.fill('#mtls-cert', '/nonexistent/client.pem');
       await page.fill('#mtls-key', files.clientKey);
@@ -152,6 +160,7 @@ describe.skipIf(SKIP !== undefined)(
       await form.locator('button[type=submit]').click();
       await form.locator('[data-configured]').waitFor(WAIT);
       expect(await page.inputValue('#oauth-clientSecret')).toBe(''); // cleared once sent
+      await shot('auth-oauth');
       await ui.send('hi', true);
       await page.locator('li[data-who=artifact]:has-text("oauth echo: hi (svc)")').waitFor(WAIT);
       expect(oauth.tokenRequests()).toBe(1);
@@ -181,6 +190,7 @@ describe.skipIf(SKIP !== undefined)(
       expect(await page.locator('[data-versions]').getAttribute('data-versions')).toBe('1.0 0.3');
       const rows = await page.locator('table.interfaces tbody tr').allTextContents();
       expect(rows.filter((r) => r.includes('0.3'))).toHaveLength(2);
+      await shot('card-hybrid-0.3');
       for (const choice of ['JSONRPC@0.3', 'HTTP+JSON@0.3']) {
         expect(await page.locator(`#binding option[value="${choice}"]`).isDisabled()).toBe(false);
       }
@@ -213,6 +223,7 @@ describe.skipIf(SKIP !== undefined)(
       expect(await page.locator('[data-versions]').getAttribute('data-versions')).toBe('0.3');
       expect(await page.locator('[data-versions]').textContent()).toContain('A2A 0.3 card');
       expect(await page.inputValue('#binding')).toBe('JSONRPC@0.3');
+      await shot('card-v03');
       await ui.newChat();
       await ui.send('ask', true);
       const prompt = page.locator('li.prompt[data-state=input-required]');

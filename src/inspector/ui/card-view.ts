@@ -134,7 +134,13 @@ export function CardView({ shared }: { shared: Shared }) {
     report.valid
       ? h('p', { class: 'ok', 'data-valid': 'true' }, '✔ valid A2A 1.0 Agent Card')
       : h('div', { class: 'bad', 'data-valid': 'false' }, [
-          h('p', null, `✘ ${report.violations.length} problem(s)`),
+          h(
+            'p',
+            null,
+            report.legacy
+              ? `✘ an A2A 0.3 card, not a valid 1.0 one (${report.violations.length} problem(s)); the inspector reads it as the client does`
+              : `✘ ${report.violations.length} problem(s)`,
+          ),
           h(
             'ul',
             null,
