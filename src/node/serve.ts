@@ -278,6 +278,7 @@ function serverOptions(agent: Agent, options: ServeOptions, push: ServedPush): A
   if (options.idempotency !== undefined) result.idempotency = options.idempotency;
   if (options.memory !== undefined) result.memory = options.memory;
   if (options.interrupted !== undefined) result.interrupted = options.interrupted;
+  if (options.generations !== undefined) result.generations = options.generations;
   if (options.log !== undefined) result.log = options.log;
   return result;
 }
