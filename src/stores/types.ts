@@ -50,7 +50,16 @@ export interface TaskRecord {
 export type TaskQuery = Pick<
   ListTasksRequest,
   'contextId' | 'status' | 'statusTimestampAfter' | 'pageToken'
-> & { pageSize: number };
+> & {
+  pageSize: number;
+  /**
+   * The bytes of stored tasks (their JSON as the store keeps it, artifacts included) one page
+   * may read: the page ends before the task that would take it past `maxBytes`, measured in
+   * the database before any task is read, and holds at least one task. A store that hands out
+   * tasks it keeps in memory anyway may ignore it.
+   */
+  maxBytes?: number | undefined;
+};
 
 /** One page of tasks, newest status first. */
 export interface TaskPage {
