@@ -16,19 +16,19 @@ import type { TelemetryRuntime } from './runtime.js';
 /** `bus` with trace context carried on its entries by `runtime`. */
 export function tracedBus(runtime: TelemetryRuntime, bus: EventBus): EventBus {
   return {
-    publish(taskId, entry) {
+    publish(tenant, taskId, entry) {
       if (runtime.tracer() === undefined || entry.trace !== undefined) {
-        return bus.publish(taskId, entry);
+        return bus.publish(tenant, taskId, entry);
       }
       const active = runtime.active();
       const span = trace.getSpan(active);
-      if (span === undefined) return bus.publish(taskId, entry);
+      if (span === undefined) return bus.publish(tenant, taskId, entry);
       span.addEvent(PUBLISH_EVENT, { [ATTR.taskId]: taskId, [ATTR.seq]: entry.seq });
       const carried = runtime.inject(active, {});
-      return bus.publish(taskId, { ...entry, trace: carried, publishedAt: Date.now() });
+      return bus.publish(tenant, taskId, { ...entry, trace: carried, publishedAt: Date.now() });
     },
-    subscribe(taskId, listener) {
-      return bus.subscribe(taskId, (entry) => deliver(runtime, taskId, entry, listener));
+    subscribe(tenant, taskId, listener) {
+      return bus.subscribe(tenant, taskId, (entry) => deliver(runtime, taskId, entry, listener));
     },
     close: () => bus.close(),
   };

@@ -227,7 +227,7 @@ export class TaskLog {
           `task ${taskId} ${status.state}`,
         );
       }
-      const published = this.publish(taskId, entry);
+      const published = this.publish(scope.tenant, taskId, entry);
       if (published) await published;
     }
     this.push(scope, taskId, entries, this.fanout !== undefined);
@@ -240,26 +240,32 @@ export class TaskLog {
    */
   async announce(scope: Scope, taskId: string, entries: readonly LogEntry[]): Promise<void> {
     for (const entry of entries) {
-      const published = this.publish(taskId, entry);
+      const published = this.publish(scope.tenant, taskId, entry);
       if (published) await published;
     }
     this.push(scope, taskId, entries, false);
   }
 
   /** Publishes one entry; an in-process bus delivers synchronously and returns nothing. */
-  private publish(taskId: string, entry: LogEntry): Promise<void> | undefined {
+  private publish(tenant: string, taskId: string, entry: LogEntry): Promise<void> | undefined {
     let published: Promise<void> | void;
     try {
-      published = this.bus.publish(taskId, entry);
+      published = this.bus.publish(tenant, taskId, entry);
     } catch (error) {
-      this.republish(taskId, entry, error, 0);
+      this.republish(tenant, taskId, entry, error, 0);
       return undefined;
     }
-    return published?.catch((error: unknown) => this.republish(taskId, entry, error, 0));
+    return published?.catch((error: unknown) => this.republish(tenant, taskId, entry, error, 0));
   }
 
   /** Retries a refused publish later (receivers drop repeated or older seqs, so order holds). */
-  private republish(taskId: string, entry: LogEntry, error: unknown, attempt: number): void {
+  private republish(
+    tenant: string,
+    taskId: string,
+    entry: LogEntry,
+    error: unknown,
+    attempt: number,
+  ): void {
     const delay = REPUBLISH_MS[attempt];
     if (delay === undefined) {
       this.logger?.error(
@@ -276,8 +282,8 @@ export class TaskLog {
     }
     const timer = setTimeout(() => {
       Promise.resolve()
-        .then(() => this.bus.publish(taskId, entry))
-        .catch((e: unknown) => this.republish(taskId, entry, e, attempt + 1));
+        .then(() => this.bus.publish(tenant, taskId, entry))
+        .catch((e: unknown) => this.republish(tenant, taskId, entry, e, attempt + 1));
     }, delay);
     (timer as { unref?: () => void }).unref?.();
   }

@@ -51,7 +51,16 @@ export interface TaskRecord {
 export type TaskQuery = Pick<
   ListTasksRequest,
   'contextId' | 'status' | 'statusTimestampAfter' | 'pageToken'
-> & { pageSize: number };
+> & {
+  pageSize: number;
+  /**
+   * The bytes of stored tasks (their JSON as the store keeps it, artifacts included) one page
+   * may read: the page ends before the task that would take it past `maxBytes`, measured in
+   * the database before any task is read, and holds at least one task. A store that hands out
+   * tasks it keeps in memory anyway may ignore it.
+   */
+  maxBytes?: number | undefined;
+};
 
 /** One page of tasks, newest status first. */
 export interface TaskPage {
@@ -225,15 +234,23 @@ export class StorageError extends Error {
 /** Receives the entries appended to one task, in order. */
 export type LogListener = (entry: LogEntry) => void;
 
-/** Live fan-out of appended log entries (across instances for the distributed buses). */
+/**
+ * Live fan-out of appended log entries (across instances for the distributed buses). Every call
+ * names the task's tenant (`Scope.tenant`, `''` when none) beside its id, as TaskStore calls
+ * name the scope: a listener hears only the entries published for the same tenant and task, and
+ * a distributed bus may route by tenant (NATS subjects per tenant, docs/bindings/nats.md).
+ */
 export interface EventBus {
   /**
    * Publishes an entry that is already durable in the store. An in-process bus may deliver
    * synchronously and return nothing; callers await only a returned promise.
    */
-  publish(taskId: string, entry: LogEntry): Promise<void> | void;
-  /** Listens to one task's entries; resolves once listening, to a function that stops it. */
-  subscribe(taskId: string, listener: LogListener): Promise<() => void>;
+  publish(tenant: string, taskId: string, entry: LogEntry): Promise<void> | void;
+  /**
+   * Listens to the entries of one task of one tenant; resolves once listening, to a function
+   * that stops it.
+   */
+  subscribe(tenant: string, taskId: string, listener: LogListener): Promise<() => void>;
   close(): Promise<void>;
 }
 
