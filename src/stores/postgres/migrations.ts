@@ -121,6 +121,13 @@ export const MIGRATIONS: readonly Migration[] = [
     // request continues the task's trace, whichever instance sends it; NULL when none.
     up: (s) => `ALTER TABLE ${s}.push_outbox ADD COLUMN trace text;`,
   },
+  {
+    version: 6,
+    name: 'audit chain hash of events',
+    // The hash chain of the audit trail (server/audit-chain.ts): each event's SHA-256 over the
+    // previous hash and its RFC 8785 form, written with the event; NULL when audit was off.
+    up: (s) => `ALTER TABLE ${s}.events ADD COLUMN hash text;`,
+  },
 ];
 
 /** The schema version this code expects. */

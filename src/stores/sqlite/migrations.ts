@@ -134,6 +134,15 @@ export const SQLITE_MIGRATIONS: readonly SqliteMigration[] = [
       ALTER TABLE push_outbox ADD COLUMN trace TEXT;
     `,
   },
+  {
+    version: 6,
+    name: 'audit chain hash of events',
+    sql: `
+      -- The hash chain of the audit trail (server/audit-chain.ts): each event's SHA-256 over
+      -- the previous hash and its RFC 8785 form, written with the event; NULL when audit was off.
+      ALTER TABLE events ADD COLUMN hash TEXT;
+    `,
+  },
 ];
 
 /** The schema version this code writes. */
