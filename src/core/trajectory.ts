@@ -107,7 +107,8 @@ function stripTask(task: Task): Task {
   const statusMessage = task.status.message;
   if (statusMessage) {
     const stripped = stripMessage(statusMessage);
-    if (stripped !== statusMessage) out = { ...task, status: { ...task.status, message: stripped } };
+    if (stripped !== statusMessage)
+      out = { ...task, status: { ...task.status, message: stripped } };
   }
   if (task.history) {
     let history: Message[] | undefined;

@@ -14,9 +14,20 @@ export const GENESIS_HASH = '';
 /** The format name on the first line of an export file. */
 export const AUDIT_EXPORT_FORMAT = 'a2a-kit.audit.v1';
 
-/** The hash of link `seq`: SHA-256 of the canonical `{ event, prev, seq }`. */
+/**
+ * The hash of link `seq`: SHA-256 of the canonical `{ event, prev, seq }`. A value RFC 8785 has
+ * no form for (a lone surrogate in a string) is hashed in its plain JSON text instead, which the
+ * export keeps in the same member order.
+ */
 export function chainHash(prev: string, seq: number, event: unknown): string {
-  return sha256Base64Url(canonicalize({ event, prev, seq }));
+  const link = { event, prev, seq };
+  let text: string;
+  try {
+    text = canonicalize(link);
+  } catch {
+    text = JSON.stringify(link);
+  }
+  return sha256Base64Url(text);
 }
 
 /** One link as exported: the event with its position and the hashes it commits to. */
@@ -42,7 +53,12 @@ export interface ChainHead {
 
 /** What a line of an export file holds (JSON Lines: a header, the links, the head). */
 export type ExportLine =
-  | { readonly type: 'header'; readonly format: string; readonly taskId: string; readonly exportedAt: string }
+  | {
+      readonly type: 'header';
+      readonly format: string;
+      readonly taskId: string;
+      readonly exportedAt: string;
+    }
   | ({ readonly type: 'event' } & ChainLink)
   | ({ readonly type: 'head' } & ChainHead);
 

@@ -66,10 +66,16 @@ export async function verifyHead(jws: string, options: KeySourceOptions): Promis
   }
   const { alg, kid, jku } = header;
   if (!isCardSigningAlgorithm(alg)) {
-    throw new SignatureRejected('UNSUPPORTED_ALGORITHM', `the head is signed with ${String(alg)}, not one of ${CARD_SIGNING_ALGORITHMS.join(', ')}`);
+    throw new SignatureRejected(
+      'UNSUPPORTED_ALGORITHM',
+      `the head is signed with ${String(alg)}, not one of ${CARD_SIGNING_ALGORITHMS.join(', ')}`,
+    );
   }
   if (typeof kid !== 'string' || header.typ !== AUDIT_HEAD_TYPE) {
-    throw new SignatureRejected('MALFORMED_SIGNATURE', `the head signature has no kid or is not of type ${AUDIT_HEAD_TYPE}`);
+    throw new SignatureRejected(
+      'MALFORMED_SIGNATURE',
+      `the head signature has no kid or is not of type ${AUDIT_HEAD_TYPE}`,
+    );
   }
   const sources = new KeySources(options);
   const candidates = await sources.candidates(kid, alg, typeof jku === 'string' ? jku : undefined);
@@ -81,5 +87,8 @@ export async function verifyHead(jws: string, options: KeySourceOptions): Promis
       // the next candidate key of this kid
     }
   }
-  throw new SignatureRejected('BAD_SIGNATURE', `the head signature does not verify with key "${kid}": it was forged or altered`);
+  throw new SignatureRejected(
+    'BAD_SIGNATURE',
+    `the head signature does not verify with key "${kid}": it was forged or altered`,
+  );
 }

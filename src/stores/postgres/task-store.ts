@@ -201,11 +201,11 @@ export class PostgresTaskStore implements TaskStore, PushConfigStore, LogSource 
     const { rows } = await this.run<{ seq: number; body: StreamResponse; hash: string | null }>(
       this.sql.events,
       [
-      taskId,
-      scope.tenant,
-      scope.owner,
-      Math.max(0, Math.floor(afterSeq)),
-      Math.max(0, Math.floor(limit)),
+        taskId,
+        scope.tenant,
+        scope.owner,
+        Math.max(0, Math.floor(afterSeq)),
+        Math.max(0, Math.floor(limit)),
         Number.isFinite(maxBytes) ? Math.max(0, Math.floor(maxBytes)) : null,
       ],
     );

@@ -170,7 +170,9 @@ export class SqliteTaskStore implements TaskStore, PushConfigStore {
         if (bytes >= maxBytes) break;
         bytes += row.event.length;
         const event = JSON.parse(row.event) as StreamResponse;
-        page.push(row.hash === null ? { seq: row.seq, event } : { seq: row.seq, event, hash: row.hash });
+        page.push(
+          row.hash === null ? { seq: row.seq, event } : { seq: row.seq, event, hash: row.hash },
+        );
       }
       return page;
     });
