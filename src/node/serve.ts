@@ -23,7 +23,7 @@ import {
   type ServerPushOption,
 } from './serve-push.js';
 import type { AccessControl } from '../security/limits/access-control.js';
-import type { SignCardOptions } from './signed-card.js';
+import { auditSignerOf, type SignCardOptions } from './signed-card.js';
 import { createTlsServer, type TlsOptions } from './tls.js';
 import {
   grpcServerOptions,
@@ -185,6 +185,9 @@ export async function serve(
     ...(options.extraInterfaces ?? []),
   ];
   server.setInterfaces(cardInterfaces(url, { ...options, extraInterfaces }));
+  // The audit chain's heads are signed with the card key, verifiable with the card's JWKS.
+  if (server.audited && options.signCard)
+    server.setAuditSigner(auditSignerOf(options.signCard, url));
   const routes = { ...push.routes, ...options.routes };
   const served = servedHandler(server, {
     ...options,
@@ -263,6 +266,7 @@ function serverOptions(agent: Agent, options: ServeOptions, push: ServedPush): A
   if (options.memory !== undefined) result.memory = options.memory;
   if (options.interrupted !== undefined) result.interrupted = options.interrupted;
   if (options.log !== undefined) result.log = options.log;
+  if (options.audit !== undefined) result.audit = options.audit;
   return result;
 }
 

@@ -8,6 +8,9 @@
 import { canonicalize } from './jcs.js';
 import { sha256Base64Url } from './sha256.js';
 
+/** The audit extension URI: GetTask with it activated returns the task's chain (server/audit.ts). */
+export const AUDIT_EXTENSION = 'urn:a2a-kit:extension:audit:v1';
+
 /** The `prev` of the first link (seq 1, the creation snapshot). */
 export const GENESIS_HASH = '';
 

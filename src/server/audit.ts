@@ -8,6 +8,7 @@
 import { A2AError } from '../core/errors.js';
 import type { AgentExtension, StreamResponse, Task } from '../core/schemas/index.js';
 import {
+  AUDIT_EXTENSION,
   GENESIS_HASH,
   chainHash,
   type ChainHead,
@@ -16,8 +17,7 @@ import {
 import { signHead, type AuditSigner } from '../security/audit-head.js';
 import type { LogEntry, Scope, TaskStore } from '../stores/types.js';
 
-/** The audit extension URI: activate it on GetTask to receive the task's chain. */
-export const AUDIT_EXTENSION = 'urn:a2a-kit:extension:audit:v1';
+export { AUDIT_EXTENSION };
 
 /** The card declaration the server adds when audit is on. */
 export const auditExtension: AgentExtension = {
