@@ -24,6 +24,8 @@ export interface TestServerOptions {
   idempotency?: NonNullable<A2AServerOptions['idempotency']>;
   memory?: NonNullable<A2AServerOptions['memory']>;
   interrupted?: NonNullable<A2AServerOptions['interrupted']>;
+  /** The audit chain (docs/trust.md). */
+  audit?: NonNullable<A2AServerOptions['audit']>;
 }
 
 /** A running server. */
