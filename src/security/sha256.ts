@@ -13,6 +13,8 @@ export interface NativeCrypto {
   createHash(algorithm: 'sha256'): {
     update(text: string, encoding: 'utf8'): { digest(encoding: 'base64url'): string };
   };
+  /** The one-shot hash (Node 20.12+, 21.7+): half the cost of createHash on short texts. */
+  hash?(algorithm: 'sha256', text: string, encoding: 'base64url'): string;
 }
 
 const native = (
@@ -21,7 +23,9 @@ const native = (
 
 /** URL-safe base64 of the SHA-256 of the UTF-8 text, with the runtime's native hash. */
 export function nativeSha256(text: string, crypto: NativeCrypto): string {
-  return crypto.createHash('sha256').update(text, 'utf8').digest('base64url');
+  return crypto.hash
+    ? crypto.hash('sha256', text, 'base64url')
+    : crypto.createHash('sha256').update(text, 'utf8').digest('base64url');
 }
 
 /** URL-safe base64 of the SHA-256 of the UTF-8 text, in pure JavaScript (any runtime). */
