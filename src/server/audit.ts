@@ -68,14 +68,24 @@ export class AuditChain {
     });
   }
 
-  /** The write of `hashes` after `from` is durable: the task's head moved. */
-  appended(taskId: string, from: number, hashes: readonly string[]): void {
+  /**
+   * The write of `hashes` after `from` is durable: the task's head moved. A finished task takes
+   * no more appends (but a message index): its head is forgotten.
+   */
+  appended(taskId: string, from: number, hashes: readonly string[], finished: boolean): void {
     const last = hashes[hashes.length - 1];
-    if (last !== undefined) this.remember(taskId, from + hashes.length, last);
+    if (finished) this.heads.delete(taskId);
+    else if (last !== undefined) this.remember(taskId, from + hashes.length, last);
   }
 
+  /** Remembers a head; past REMEMBERED tasks, the one remembered first is dropped. */
   private remember(taskId: string, seq: number, hash: string): void {
-    this.heads.delete(taskId);
+    const head = this.heads.get(taskId);
+    if (head !== undefined) {
+      head.seq = seq;
+      head.hash = hash;
+      return;
+    }
     this.heads.set(taskId, { seq, hash });
     if (this.heads.size > REMEMBERED) {
       const oldest = this.heads.keys().next().value;

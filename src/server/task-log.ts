@@ -189,9 +189,9 @@ export class TaskLog {
     } catch (error) {
       throw storageFault(`append to task ${taskId}`, error);
     }
-    if (chain !== undefined) this.audit?.appended(taskId, from, chain);
     at.seq = seq;
     at.state = stateAfter(at.state, events);
+    if (chain !== undefined) this.audit?.appended(taskId, from, chain, isTerminal(at.state));
     if (measured) at.bytes?.commit(measured);
     const entries: LogEntry[] = [];
     for (let i = 0; i < events.length; i++) {
