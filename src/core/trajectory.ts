@@ -87,7 +87,7 @@ function stripParts(parts: readonly Part[]): Part[] | undefined {
     out ??= parts.slice();
     const { [TRAJECTORY_EXTENSION]: _steps, ...rest } = metadata;
     const { metadata: _old, ...bare } = part;
-    out[i] = (Object.keys(rest).length > 0 ? { ...bare, metadata: rest } : bare) as Part;
+    out[i] = (Object.keys(rest).length > 0 ? { ...bare, metadata: rest } : bare);
   }
   return out;
 }
@@ -138,11 +138,11 @@ export function withoutTrajectory<T extends object>(value: T): T {
   const v = value as Partial<StreamResponse> & { tasks?: Task[] };
   if ('task' in v && v.task) {
     const task = stripTask(v.task);
-    return task === v.task ? value : ({ ...value, task } as T);
+    return task === v.task ? value : ({ ...value, task });
   }
   if ('message' in v && v.message) {
     const message = stripMessage(v.message);
-    return message === v.message ? value : ({ ...value, message } as T);
+    return message === v.message ? value : ({ ...value, message });
   }
   if ('statusUpdate' in v && v.statusUpdate) {
     const { statusUpdate } = v;
@@ -152,14 +152,14 @@ export function withoutTrajectory<T extends object>(value: T): T {
     return {
       ...value,
       statusUpdate: { ...statusUpdate, status: { ...statusUpdate.status, message: stripped } },
-    } as T;
+    };
   }
   if ('artifactUpdate' in v && v.artifactUpdate) {
     const { artifactUpdate } = v;
     const artifact = stripArtifact(artifactUpdate.artifact);
     return artifact === artifactUpdate.artifact
       ? value
-      : ({ ...value, artifactUpdate: { ...artifactUpdate, artifact } } as T);
+      : ({ ...value, artifactUpdate: { ...artifactUpdate, artifact } });
   }
   if (Array.isArray(v.tasks)) {
     let tasks: Task[] | undefined;
@@ -167,7 +167,7 @@ export function withoutTrajectory<T extends object>(value: T): T {
       const stripped = stripTask(t);
       if (stripped !== t) (tasks ??= v.tasks!.slice())[i] = stripped;
     });
-    return tasks ? ({ ...value, tasks } as T) : value;
+    return tasks ? ({ ...value, tasks }) : value;
   }
   if ('id' in v && 'status' in v) return stripTask(value as unknown as Task) as unknown as T;
   if ('parts' in v && 'role' in v) return stripMessage(value as unknown as Message) as unknown as T;

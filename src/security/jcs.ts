@@ -60,7 +60,10 @@ function fast(value: unknown, depth: number): string | undefined {
       }
       return out + '}';
     }
-    default:
+    case 'undefined':
+    case 'bigint':
+    case 'function':
+    case 'symbol':
       return undefined;
   }
 }
