@@ -25,7 +25,7 @@ import {
   type ServerPushOption,
 } from './serve-push.js';
 import type { AccessControl } from '../security/limits/access-control.js';
-import type { SignCardOptions } from './signed-card.js';
+import { auditSignerOf, type SignCardOptions } from './signed-card.js';
 import { createTlsServer, type TlsOptions } from './tls.js';
 import {
   grpcServerOptions,
@@ -200,6 +200,9 @@ export async function serve(
     ...(options.extraInterfaces ?? []),
   ];
   server.setInterfaces(cardInterfaces(url, { ...options, extraInterfaces }));
+  // The audit chain's heads are signed with the card key, verifiable with the card's JWKS.
+  if (server.audited && options.signCard)
+    server.setAuditSigner(auditSignerOf(options.signCard, url));
   const routes = { ...push.routes, ...did?.publish(url), ...options.routes };
   const served = servedHandler(server, {
     ...options,
@@ -280,6 +283,7 @@ function serverOptions(agent: Agent, options: ServeOptions, push: ServedPush): A
   if (options.interrupted !== undefined) result.interrupted = options.interrupted;
   if (options.generations !== undefined) result.generations = options.generations;
   if (options.log !== undefined) result.log = options.log;
+  if (options.audit !== undefined) result.audit = options.audit;
   return result;
 }
 

@@ -6,6 +6,7 @@
 import type { JWK } from 'jose';
 import type { AgentCard } from '../core/schemas/index.js';
 import { signAgentCard } from '../security/card-signing.js';
+import type { AuditSigner } from '../security/audit-head.js';
 import {
   exportPublicJwks,
   type CardSigningAlgorithm,
@@ -88,4 +89,26 @@ async function jwksOf(
 
 function isJwk(key: SigningKey | KeyMaterial): key is JWK {
   return typeof key === 'object' && 'kty' in key && typeof key.kty === 'string';
+}
+
+/**
+ * The signer of audit chain heads (A2AServerOptions.audit) made of the card signing key: the
+ * same key, kid and algorithm, and the JWKS this server publishes (`jku`) when it publishes one.
+ */
+export function auditSignerOf(options: SignCardOptions, baseUrl: string): AuditSigner {
+  const signing = 'publicKey' in options.key ? options.key : undefined;
+  const jwk = isJwk(options.key) ? options.key : undefined;
+  const kid = options.kid ?? signing?.kid ?? jwk?.kid;
+  if (kid === undefined) throw new TypeError('signCard needs a kid (or a key that carries one)');
+  const alg = options.alg ?? signing?.alg ?? (jwk?.alg as CardSigningAlgorithm | undefined);
+  const path = options.jwksPath === false ? undefined : (options.jwksPath ?? DEFAULT_JWKS_PATH);
+  const publishes =
+    path !== undefined &&
+    (signing !== undefined || jwk !== undefined || options.publicJwk !== undefined);
+  return {
+    key: signing?.key ?? options.key,
+    kid,
+    ...(alg === undefined ? {} : { alg }),
+    ...(publishes ? { jku: `${baseUrl}${path}` } : {}),
+  };
 }

@@ -15,6 +15,7 @@ import {
 } from './delivery.js';
 import type { ClaimedDelivery, PushOutbox } from '../stores/types.js';
 import type { PushSigner } from './signing.js';
+import { bodyWithoutTrajectory } from '../core/trajectory.js';
 import { WebhookRefused, type WebhookGuard } from './ssrf.js';
 import { TransportFailure, type PushResponse, type PushTransport } from './transport.js';
 
@@ -197,7 +198,8 @@ export class PushWorker {
     let status: number | undefined;
     try {
       const target = this.o.guard.check(config.url);
-      const body = new TextEncoder().encode(d.body);
+      // A webhook activates no extension: trajectory steps never leave in a push (spec §4.6).
+      const body = new TextEncoder().encode(bodyWithoutTrajectory(d.body));
       const signature = await this.o.signer?.sign({
         body,
         taskId: d.taskId,

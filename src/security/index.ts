@@ -10,6 +10,16 @@ export {
   canonicalizeAgentCard,
 } from './card-canonical.js';
 export { signAgentCard, verifyAgentCard } from './card-signing.js';
+export {
+  AUDIT_EXPORT_FORMAT,
+  chainHash,
+  checkChain,
+  exportLines,
+  GENESIS_HASH,
+} from './audit-chain.js';
+export type { ChainCheck, ChainHead, ChainLink, ExportLine } from './audit-chain.js';
+export { AUDIT_HEAD_TYPE, signHead, verifyHead } from './audit-head.js';
+export type { AuditSigner, HeadClaims } from './audit-head.js';
 export type {
   CardVerified,
   SignAgentCardOptions,

@@ -19,7 +19,61 @@ const MAX_DEPTH = 512;
 
 /** RFC 8785 canonical JSON text of `value`. */
 export function canonicalize(value: unknown): string {
-  return write(value, new Set<object>(), []);
+  // The fast walk keeps no ancestors nor path; anything it refuses (or a cycle, which runs into
+  // the depth limit) is walked again by the careful one, whose error names where and why.
+  const text = fast(value, 0);
+  return text ?? write(value, new Set<object>(), []);
+}
+
+/** The canonical text, or undefined for any value that needs the careful walk's error. */
+function fast(value: unknown, depth: number): string | undefined {
+  switch (typeof value) {
+    case 'string':
+      return NEEDS_WORK.test(value) ? serializeStringOrUndefined(value) : `"${value}"`;
+    case 'number':
+      return Number.isFinite(value) ? String(value) : undefined;
+    case 'boolean':
+      return value ? 'true' : 'false';
+    case 'object': {
+      if (value === null) return 'null';
+      if (depth >= MAX_DEPTH) return undefined;
+      if (Array.isArray(value)) {
+        let out = '[';
+        for (let i = 0; i < value.length; i++) {
+          const item = fast(value[i], depth + 1);
+          if (item === undefined) return undefined;
+          out += i > 0 ? `,${item}` : item;
+        }
+        return out + ']';
+      }
+      if ('toJSON' in value) return undefined;
+      const record = value as Record<string, unknown>;
+      const keys = sortKeys(Object.keys(record));
+      let out = '{';
+      for (const key of keys) {
+        const member = record[key];
+        if (member === undefined) continue;
+        const name = NEEDS_WORK.test(key) ? serializeStringOrUndefined(key) : `"${key}"`;
+        const text = fast(member, depth + 1);
+        if (name === undefined || text === undefined) return undefined;
+        out += out.length > 1 ? `,${name}:${text}` : `${name}:${text}`;
+      }
+      return out + '}';
+    }
+    case 'undefined':
+    case 'bigint':
+    case 'function':
+    case 'symbol':
+      return undefined;
+  }
+}
+
+function serializeStringOrUndefined(s: string): string | undefined {
+  try {
+    return serializeString(s, []);
+  } catch {
+    return undefined;
+  }
 }
 
 /** RFC 8785 canonical form of `value` as UTF-8 bytes (the form that gets hashed or signed). */

@@ -38,6 +38,9 @@ import { InterruptedTasks } from './interrupted.js';
 import { acceptedInputModes } from './media-types.js';
 import { resumeSeq } from './event-ids.js';
 import { TaskLog, positionOf } from './task-log.js';
+import { AUDIT_EXTENSION, AuditChain, auditExtension, auditTrail } from './audit.js';
+import type { AuditSigner } from '../security/audit-head.js';
+import { shownTo, streamShownTo } from './trajectory-views.js';
 import { listTaskViews, taskRecord, viewTask } from './task-views.js';
 import {
   DEFAULT_LIST_PAGE_BYTES,
@@ -77,6 +80,10 @@ export class A2AServer {
   private readonly intake: MessageIntake;
   private interfaces: AgentInterface[] = [];
   private readonly limits: MemoryLimits;
+  /** The audit chain of the write path, when `audit` is on. */
+  private readonly audit: AuditChain | undefined;
+  /** Signs exported chain heads (A2AServerOptions.audit.signer, or serve()'s card key). */
+  private auditSigner: AuditSigner | undefined;
 
   constructor(options: A2AServerOptions) {
     this.agent = createAgent(options.agent);
@@ -88,6 +95,14 @@ export class A2AServer {
       throw new Error('The card declares pushNotifications but no `push` option is configured');
     }
     this.capabilities = { streaming: true, ...declared, pushNotifications: Boolean(options.push) };
+    if (options.audit) {
+      this.audit = new AuditChain(this.store);
+      this.auditSigner = options.audit === true ? undefined : options.audit.signer;
+      const extensions = this.capabilities.extensions ?? [];
+      if (!extensions.some((e) => e.uri === AUDIT_EXTENSION)) {
+        this.capabilities = { ...this.capabilities, extensions: [...extensions, auditExtension] };
+      }
+    }
     const card = this.agentCard([PLACEHOLDER_INTERFACE]);
     const checked = AgentCard.safeParse(card);
     if (!checked.success) {
@@ -111,6 +126,7 @@ export class A2AServer {
       logger,
       transitions: options.log,
       maxTaskBytes: options.memory?.maxTaskBytes ?? DEFAULT_MAX_TASK_BYTES,
+      audit: this.audit,
     });
     // A store this server created itself is used by no other instance: nothing to own.
     const facets = options.store && options.ownership !== false ? this.store.facets : undefined;
@@ -170,6 +186,19 @@ export class A2AServer {
     this.interfaces = [...interfaces];
   }
 
+  /** True when the audit chain is on (A2AServerOptions.audit). */
+  get audited(): boolean {
+    return this.audit !== undefined;
+  }
+
+  /**
+   * Signs the heads of exported audit chains with this key from now on (serve() passes its card
+   * signing key once it knows the JWKS URL); only when audit is on and no signer was given.
+   */
+  setAuditSigner(signer: AuditSigner): void {
+    if (this.audit !== undefined) this.auditSigner ??= signer;
+  }
+
   /**
    * The public Agent Card as served: the interfaces given to {@link setInterfaces} (or the card's
    * own), capabilities as configured. Unsigned.
@@ -218,7 +247,7 @@ export class A2AServer {
   async sendMessage(params: SendMessageRequest, call: CallContext): Promise<SendMessageResponse> {
     const scope = this.admit(call);
     const started = await this.intake.startOrAttach(params, call, scope);
-    if ('message' in started) return { message: started.message };
+    if ('message' in started) return shownTo(call, { message: started.message });
     const historyLength = params.configuration?.historyLength;
     if (!params.configuration?.returnImmediately) {
       // Running here: wait for the execution itself. Attached to a task another call (or
@@ -227,10 +256,10 @@ export class A2AServer {
       const task = await this.view(scope, started.taskId, { historyLength });
       // Never a non-final answer: when the execution here stopped early (its lease was taken
       // over), or the task runs elsewhere, follow it until it settles.
-      if (isSettled(task.status.state)) return { task };
+      if (isSettled(task.status.state)) return shownTo(call, { task });
       await drain(await this.follow(scope, started.taskId, isSettled, call.signal));
     }
-    return { task: await this.view(scope, started.taskId, { historyLength }) };
+    return shownTo(call, { task: await this.view(scope, started.taskId, { historyLength }) });
   }
 
   /** SendStreamingMessage (spec §3.1.2): the Task (or one Message), then every update in order. */
@@ -242,7 +271,9 @@ export class A2AServer {
     this.requireStreaming();
     const started = await this.intake.startOrAttach(params, call, scope);
     // A message-only stream is one event; it gets an id like every SSE event.
-    if ('message' in started) return single({ id: '1', event: { message: started.message } });
+    if ('message' in started) {
+      return single({ id: '1', event: shownTo(call, { message: started.message }) });
+    }
     // A new task replays its log from the creation snapshot; a resumed one starts with the task
     // as of the answer, then every event after it; a retried message joins at the current state.
     const start: StreamStart = started.created
@@ -260,18 +291,27 @@ export class A2AServer {
       closeWhen: isSettled,
     });
     call.firstEventId = stream.firstEventId;
-    return stream;
+    return streamShownTo(call, stream);
   }
 
-  /** GetTask (spec §3.1.3). */
+  /**
+   * GetTask (spec §3.1.3). With the audit extension activated (and audit on), the task's audit
+   * chain comes in `metadata["urn:a2a-kit:extension:audit:v1"]` (./audit.ts).
+   */
   async getTask(params: GetTaskRequest, call: CallContext): Promise<Task> {
-    return this.view(this.admit(call), params.id, { historyLength: params.historyLength });
+    const scope = this.admit(call);
+    const task = shownTo(call, await this.view(scope, params.id, params));
+    if (this.audit === undefined || !call.activatedExtensions?.includes(AUDIT_EXTENSION)) {
+      return task;
+    }
+    const trail = await auditTrail(this.store, scope, params.id, this.auditSigner);
+    return { ...task, metadata: { ...task.metadata, [AUDIT_EXTENSION]: trail } };
   }
 
   /** ListTasks (spec §3.1.4): the caller's tasks, newest status first, cursor pagination. */
   async listTasks(params: ListTasksRequest, call: CallContext): Promise<ListTasksResponse> {
     const maxBytes = this.limits.listPageBytes ?? DEFAULT_LIST_PAGE_BYTES;
-    return listTaskViews(this.store, this.admit(call), params, maxBytes);
+    return shownTo(call, await listTaskViews(this.store, this.admit(call), params, maxBytes));
   }
 
   /** CancelTask (spec §3.1.5): repeat cancels return the canceled task; other terminal states refuse. */
@@ -280,7 +320,7 @@ export class A2AServer {
     for (;;) {
       const record = await this.record(scope, params.id);
       const state = record.task.status.state;
-      if (state === 'TASK_STATE_CANCELED') return record.task;
+      if (state === 'TASK_STATE_CANCELED') return shownTo(call, record.task);
       if (isTerminal(state)) {
         throw new A2AError(
           'TASK_NOT_CANCELABLE',
@@ -290,7 +330,9 @@ export class A2AServer {
           },
         );
       }
-      if (await this.runner.cancel(params.id)) return this.view(scope, params.id, {});
+      if (await this.runner.cancel(params.id)) {
+        return shownTo(call, await this.view(scope, params.id, {}));
+      }
       const { task } = record;
       const canceled = {
         statusUpdate: {
@@ -304,7 +346,7 @@ export class A2AServer {
       };
       try {
         await this.log.append(scope, task.id, [canceled], positionOf(record));
-        return this.view(scope, params.id, {});
+        return shownTo(call, await this.view(scope, params.id, {}));
       } catch (error) {
         if (!(error instanceof ConcurrencyError)) throw error;
         // Another writer moved the task on: look again.
@@ -344,7 +386,7 @@ export class A2AServer {
       closeWhen: isTerminal,
     });
     call.firstEventId = stream.firstEventId;
-    return stream;
+    return streamShownTo(call, stream);
   }
 
   /** CreateTaskPushNotificationConfig (spec §3.1.7): the stored config with its id. */

@@ -36,3 +36,12 @@ export {
   userMessage,
 } from '../core/parts.js';
 export { A2AError } from '../core/errors.js';
+export type { AuditOptions } from './server-options.js';
+export { AUDIT_EXTENSION, auditExtension, type AuditTrail } from './audit.js';
+export {
+  TRAJECTORY_EXTENSION,
+  partSteps,
+  trajectoryExtension,
+  withoutTrajectory,
+} from '../core/trajectory.js';
+export type { StepInput, TrajectoryStep } from '../core/trajectory.js';

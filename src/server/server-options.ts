@@ -2,6 +2,7 @@
  * The options of A2AServer (a2a-server.ts): what it is given, the memory bounds with their
  * defaults, and the reading of the idempotency option.
  */
+import type { AuditSigner } from '../security/audit-head.js';
 import type { Logger } from '../core/logger.js';
 import type { EventBus, PushConfigStore, TaskStore } from '../stores/types.js';
 import type { Agent } from './agent.js';
@@ -78,6 +79,20 @@ export interface A2AServerOptions {
    * messages sent at the same moment may each start a task. `false` turns both off.
    */
   interrupted?: InterruptedOptions | false;
+  /**
+   * Tamper-evident task history (docs/trust.md): every event of a task created from now on is
+   * linked into the task's SHA-256 hash chain, kept by the store with the event, and GetTask with
+   * the extension `urn:a2a-kit:extension:audit:v1` activated returns the chain (what
+   * `a2a audit export` writes). `signer` signs the chain's head (serve() uses its `signCard` key
+   * when none is given). Costs one RFC 8785 form and one SHA-256 per event. Default off.
+   */
+  audit?: boolean | AuditOptions | undefined;
+}
+
+/** Options of {@link A2AServerOptions.audit}. */
+export interface AuditOptions {
+  /** Signs the head of exported chains (the server's card signing key). */
+  signer?: AuditSigner | undefined;
 }
 
 /** What one reader or one response may hold (approximate JSON bytes). */

@@ -3,6 +3,12 @@ import { newId, now } from '../core/ids.js';
 import { createMessage } from '../core/parts.js';
 import type { Artifact, Message, Part, TaskState } from '../core/schemas/index.js';
 import type { UsageReport } from '../accounting/meter.js';
+import {
+  TRAJECTORY_EXTENSION,
+  trajectoryStep,
+  type StepInput,
+  type TrajectoryStep,
+} from '../core/trajectory.js';
 import type { AgentEvent } from './agent.js';
 
 /** Text, parts or a whole message, for status messages and replies. */
@@ -27,6 +33,9 @@ type ArtifactEvent = Extract<AgentEvent, { artifactUpdate: unknown }>;
 
 /** The event builder `execute` receives as `task`. */
 export class TaskHandle {
+  /** Steps recorded with {@link step} and not yet attached to a part. */
+  private steps: TrajectoryStep[] = [];
+
   constructor(
     readonly id: string,
     readonly contextId: string,
@@ -41,9 +50,23 @@ export class TaskHandle {
     this.meter?.(report);
   }
 
+  /**
+   * Records a step the agent took (a tool call, with input, output and timing). It travels in the
+   * metadata of the first part of the next message, artifact or status this handle builds, under
+   * the trajectory extension (docs/extensions/trajectory.md); clients that do not activate the
+   * extension never see it. A status without content then gets a message naming the tools.
+   */
+  step(step: StepInput): this {
+    this.steps.push(trajectoryStep(step));
+    return this;
+  }
+
   /** A status change, with an optional ROLE_AGENT message explaining it. */
   status(state: TaskState, content?: Content): StatusEvent {
     const status: StatusEvent['statusUpdate']['status'] = { state, timestamp: now() };
+    if (content === undefined && this.steps.length > 0) {
+      content = `Steps: ${this.steps.map((s) => s.tool_name).join(', ')}`;
+    }
     if (content !== undefined) status.message = this.message(content);
     return { statusUpdate: { taskId: this.id, contextId: this.contextId, status } };
   }
@@ -81,7 +104,7 @@ export class TaskHandle {
     const artifact: Artifact = {
       artifactId: artifactId ?? newId(),
       ...rest,
-      parts: typeof content === 'string' ? [{ text: content }] : content,
+      parts: this.withSteps(typeof content === 'string' ? [{ text: content }] : content),
     };
     const event: ArtifactEvent['artifactUpdate'] = {
       taskId: this.id,
@@ -96,9 +119,29 @@ export class TaskHandle {
   /** A ROLE_AGENT message belonging to this task. */
   message(content: Content): Message {
     if (typeof content === 'object' && !Array.isArray(content)) {
-      return { ...content, taskId: this.id, contextId: this.contextId };
+      return {
+        ...content,
+        parts: this.withSteps(content.parts),
+        taskId: this.id,
+        contextId: this.contextId,
+      };
     }
-    return createMessage('ROLE_AGENT', content, { taskId: this.id, contextId: this.contextId });
+    const message = createMessage('ROLE_AGENT', content, {
+      taskId: this.id,
+      contextId: this.contextId,
+    });
+    return this.steps.length > 0 ? { ...message, parts: this.withSteps(message.parts) } : message;
+  }
+
+  /** The parts with the recorded steps added to the first one's metadata (then forgotten). */
+  private withSteps(parts: Part[]): Part[] {
+    const [first, ...rest] = parts;
+    if (this.steps.length === 0 || first === undefined) return parts;
+    const steps = this.steps;
+    this.steps = [];
+    const earlier = first.metadata?.[TRAJECTORY_EXTENSION];
+    const all = Array.isArray(earlier) ? [...(earlier as TrajectoryStep[]), ...steps] : steps;
+    return [{ ...first, metadata: { ...first.metadata, [TRAJECTORY_EXTENSION]: all } }, ...rest];
   }
 
   /** A stateless ROLE_AGENT reply: yielded first, it answers without creating a task. */

@@ -34,6 +34,7 @@ import {
   type TaskStore,
 } from '../stores/types.js';
 import type { Logger } from '../core/logger.js';
+import type { AuditChain } from './audit.js';
 import { eventSize, taskSize, type TaskBytes } from './event-size.js';
 import type { PushFanout, PushNotifier } from './push-configs.js';
 
@@ -116,6 +117,8 @@ export interface TaskLogOptions {
   readonly transitions?: Logger | undefined;
   /** The byte budget of one task (history and artifacts); default: unbounded. */
   readonly maxTaskBytes?: number | undefined;
+  /** Links every event into its task's audit chain (A2AServerOptions.audit). */
+  readonly audit?: AuditChain | undefined;
 }
 
 /** Delays of the background retries of a publish the bus refused. */
@@ -136,8 +139,10 @@ export class TaskLog {
   private readonly transitions: Logger | undefined;
   /** The byte budget of one task (Infinity: none). */
   readonly maxTaskBytes: number;
+  private readonly audit: AuditChain | undefined;
 
   constructor(options: TaskLogOptions) {
+    this.audit = options.audit;
     this.transitions = options.transitions;
     this.maxTaskBytes = options.maxTaskBytes ?? Infinity;
     this.store = options.store;
@@ -172,8 +177,9 @@ export class TaskLog {
   async create(scope: Scope, task: Task, message?: MessageIndexing): Promise<LogEntry> {
     const bytes = taskSize(task);
     if (bytes > this.maxTaskBytes) throw new TaskBudgetError(task.id, bytes, this.maxTaskBytes);
+    const chain = this.audit?.created(task);
     try {
-      await this.store.create(scope, task, message);
+      await this.store.create(scope, task, chain ? { ...message, chain } : message);
     } catch (error) {
       throw storageFault(`create task ${task.id}`, error);
     }
@@ -205,9 +211,16 @@ export class TaskLog {
       throw new TaskBudgetError(taskId, measured.total, this.maxTaskBytes);
     }
     const from = at.seq;
-    const options = message ? { ...message, push: this.appendPush } : this.pushOnly;
+    let chain = this.audit?.appending(scope, taskId, from, events);
     let seq: number;
     try {
+      if (chain instanceof Promise) chain = await chain;
+      const options =
+        chain !== undefined
+          ? { ...message, push: this.appendPush, chain }
+          : message
+            ? { ...message, push: this.appendPush }
+            : this.pushOnly;
       seq = await this.store.append(scope, taskId, events, from, options);
     } catch (error) {
       throw storageFault(`append to task ${taskId}`, error);
@@ -215,6 +228,7 @@ export class TaskLog {
     at.seq = seq;
     at.state = stateAfter(at.state, events);
     at.generation = generation;
+    if (chain !== undefined) this.audit?.appended(taskId, from, chain, isTerminal(at.state));
     if (measured) at.bytes?.commit(measured);
     const entries: LogEntry[] = [];
     for (let i = 0; i < events.length; i++) {

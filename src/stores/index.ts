@@ -8,6 +8,7 @@ export { ConcurrencyError, InvalidPageTokenError, StorageError } from './types.j
 export type {
   IndexedMessage,
   MessageIndexing,
+  CreateOptions,
   AppendOptions,
   AppendPush,
   ClaimRef,

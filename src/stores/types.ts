@@ -38,6 +38,11 @@ export interface LogEntry {
   readonly trace?: TraceCarrier | undefined;
   /** When it was published (ms since the epoch, publisher's clock), for bus lag; with `trace`. */
   readonly publishedAt?: number | undefined;
+  /**
+   * Its link in the task's audit chain (src/security/audit-chain.ts), as the write gave it
+   * (`AppendOptions.chain`): stores keep it with the event and return it from `events`.
+   */
+  readonly hash?: string | undefined;
 }
 
 /** A task snapshot with the sequence number of the last event applied to it. */
@@ -115,7 +120,7 @@ export interface TaskStore {
    * created it) is indexed with its fingerprint and the time, for recognizing retried sends; a
    * messageId indexed before points to this task from now on. Throws if the id exists.
    */
-  create(scope: Scope, task: Task, options?: MessageIndexing): Promise<void>;
+  create(scope: Scope, task: Task, options?: CreateOptions): Promise<void>;
   /**
    * Appends events after `expectedSeq` and applies them to the snapshot; returns the new seq.
    * Throws {@link ConcurrencyError} when the log is not at `expectedSeq`. `messageId` indexes a
@@ -155,8 +160,14 @@ export interface TaskStore {
   readonly facets?: StoreFacets | undefined;
 }
 
+/** Options of {@link TaskStore.create}. */
+export interface CreateOptions extends MessageIndexing {
+  /** The audit chain hash of the creation snapshot (seq 1), kept as its `LogEntry.hash`. */
+  readonly chain?: readonly string[] | undefined;
+}
+
 /** Options of {@link TaskStore.append}. */
-export interface AppendOptions extends MessageIndexing {
+export interface AppendOptions extends CreateOptions {
   /**
    * Push fan-out in the append's own transaction (stores whose facets include a `pushOutbox`):
    * for each event `push.select` picks, one delivery per push config the task has is enqueued,
@@ -166,6 +177,10 @@ export interface AppendOptions extends MessageIndexing {
   readonly push?: AppendPush | undefined;
   /** The trace context the push deliveries this append enqueues carry (NewDelivery.trace). */
   readonly trace?: TraceCarrier | undefined;
+  /*
+   * `chain` (from CreateOptions): the audit chain hash of each event, in order; kept as the
+   * events' `LogEntry.hash`, in the same write.
+   */
 }
 
 /** Which appended events get push deliveries, and who hears that some were enqueued. */

@@ -1,7 +1,7 @@
 /**
  * The conformance suite every TaskStore runs: create/get, append and the
  * projected snapshot, the event log, then (in sibling files) concurrency, terminal tasks, message
- * de-duplication, delete, long logs and ListTasks. Use it from a vitest file:
+ * de-duplication, delete, long logs, ListTasks and the audit chain hashes. Use it from a vitest file:
  * `runTaskStoreSuite({ name: 'sqlite', create: () => new SqliteTaskStore({ path }) })`.
  */
 import { describe, expect, it } from 'vitest';
@@ -23,6 +23,7 @@ import {
 } from './store-fixtures.js';
 import { describeListTasks } from './task-store-list-suite.js';
 import { describeTaskStoreWrites } from './task-store-write-suite.js';
+import { describeAuditChain } from './task-store-chain-suite.js';
 
 /** Options of {@link runTaskStoreSuite}. */
 export interface TaskStoreSuiteOptions extends StoreSuiteOptions {
@@ -43,6 +44,7 @@ export function runTaskStoreSuite(options: TaskStoreSuiteOptions): void {
     describeEvents(store, options.pagesByBytes ?? true);
     describeTaskStoreWrites(store);
     describeListTasks(store);
+    describeAuditChain(store);
   });
 }
 

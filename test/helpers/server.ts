@@ -25,6 +25,8 @@ export interface TestServerOptions {
   memory?: NonNullable<A2AServerOptions['memory']>;
   interrupted?: NonNullable<A2AServerOptions['interrupted']>;
   generations?: NonNullable<A2AServerOptions['generations']>;
+  /** The audit chain (docs/trust.md). */
+  audit?: NonNullable<A2AServerOptions['audit']>;
 }
 
 /** A running server. */

@@ -1,29 +1,12 @@
 /** `a2a card verify`: checks the JWS signatures of an Agent Card (spec §8.4.3). */
-import type { JWK } from 'jose';
 import { verifyAgentCard } from '../../security/card-signing.js';
-import { parseJwks } from '../../security/jwks.js';
 import { CardSignatureError } from '../../security/signature-error.js';
-import { loadJson, readText } from '../card-source.js';
+import { loadJson } from '../card-source.js';
+import { publicKeys } from '../public-keys.js';
 import { EXAMPLE_URL, type Command } from '../command.js';
 import { CliError, EXIT, UsageError } from '../exit-codes.js';
 import { booleanFlag, stringFlag } from '../options.js';
 import { noExtraArgs, requireArgs } from '../task-helpers.js';
-
-/** Public keys from a JWK or JWKS file. */
-async function publicKeys(path: string): Promise<JWK[]> {
-  const text = await readText(path);
-  try {
-    return parseJwks(text, path);
-  } catch {
-    try {
-      const jwk = JSON.parse(text) as JWK;
-      if (typeof jwk === 'object' && jwk !== null && typeof jwk.kty === 'string') return [jwk];
-    } catch {
-      // fall through to the usage error
-    }
-    throw new UsageError(`--key ${path} is neither a JWK nor a JWKS`);
-  }
-}
 
 /** The `card verify` verb. */
 export const cardVerifyCommand: Command = {

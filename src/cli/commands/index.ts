@@ -1,6 +1,8 @@
 /** Every verb of `a2a`, in the order `a2a --help` lists them. */
 import type { Command } from '../command.js';
 import { accountingListCommand } from './accounting-list.js';
+import { auditExportCommand } from './audit-export.js';
+import { auditVerifyCommand } from './audit-verify.js';
 import { cancelCommand } from './cancel.js';
 import { cfpCommand } from './cfp.js';
 import { cardKeygenCommand } from './card-keygen.js';
@@ -40,4 +42,6 @@ export const COMMANDS: readonly Command[] = [
   mcpServeCommand,
   accountingListCommand,
   cfpCommand,
+  auditExportCommand,
+  auditVerifyCommand,
 ];

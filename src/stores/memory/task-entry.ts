@@ -26,6 +26,8 @@ export class LiveTask implements LeasedEntry {
 export class TaskEntry implements Indexed {
   /** The user messageIds indexed for this task: one string, or several. */
   messageIds: string | string[] | undefined = undefined;
+  /** The audit chain hashes of the log (hash i is event i's), when the writes gave them. */
+  hashes: string[] | undefined = undefined;
 
   constructor(
     readonly id: string,

@@ -12,6 +12,7 @@ import {
   ConcurrencyError,
   type IndexedMessage,
   type LogEntry,
+  type CreateOptions,
   type MessageIndexing,
   type AppendOptions,
   type AppendPush,
@@ -97,7 +98,7 @@ export class MemoryTaskStore implements TaskStore, PushConfigStore {
     this.timer.unref?.();
   }
 
-  async create(scope: Scope, task: Task, options: MessageIndexing = {}): Promise<void> {
+  async create(scope: Scope, task: Task, options: CreateOptions = {}): Promise<void> {
     if (this.tasks.has(task.id)) throw new Error(`task ${task.id} already exists`);
     const index = this.scopeIndex(scope);
     const now = Date.now();
@@ -105,6 +106,7 @@ export class MemoryTaskStore implements TaskStore, PushConfigStore {
     const { state } = task.status;
     const ts = this.intern(task.status.timestamp ?? '');
     const entry = new TaskEntry(task.id, task.contextId, index, ts, state, 1, live);
+    if (options.chain?.[0] !== undefined) entry.hashes = [options.chain[0]];
     this.tasks.set(entry.id, entry);
     index.add(entry);
     if (options.messageId) this.indexMessage(entry, options, now);
@@ -142,6 +144,14 @@ export class MemoryTaskStore implements TaskStore, PushConfigStore {
       entry.seq = live.events.length;
       if (statusChanged) this.statusChanged(entry, live, now);
     }
+    const { hashes } = entry;
+    if (hashes !== undefined && options.chain !== undefined) {
+      for (let i = hashes.length; i < entry.seq; i++) {
+        const hash = options.chain[i - expectedSeq];
+        if (hash === undefined) break;
+        hashes.push(hash);
+      }
+    }
     if (options.push) this.fanOut(scope, entry, events, expectedSeq, options.push, options.trace);
     return entry.seq;
   }
@@ -159,7 +169,12 @@ export class MemoryTaskStore implements TaskStore, PushConfigStore {
     if (start >= end) return [];
     const events = entry.events();
     const page: LogEntry[] = [];
-    for (let i = start; i < end; i++) page.push({ seq: i + 1, event: events[i] as StreamResponse });
+    const { hashes } = entry;
+    for (let i = start; i < end; i++) {
+      const event = events[i] as StreamResponse;
+      const hash = hashes?.[i];
+      page.push(hash === undefined ? { seq: i + 1, event } : { seq: i + 1, event, hash });
+    }
     return page;
   }
 

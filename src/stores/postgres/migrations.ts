@@ -122,6 +122,13 @@ export const MIGRATIONS: readonly Migration[] = [
     up: (s) => `ALTER TABLE ${s}.push_outbox ADD COLUMN trace text;`,
   },
   {
+    version: 6,
+    name: 'audit chain hash of events',
+    // The hash chain of the audit trail (src/security/audit-chain.ts): each event's SHA-256 over the
+    // previous hash and its RFC 8785 form, written with the event; NULL when audit was off.
+    up: (s) => `ALTER TABLE ${s}.events ADD COLUMN hash text;`,
+  },
+  {
     version: 8,
     name: 'request-when records',
     // Pending Request-When records of a delegating process (src/stores/postgres/request-when.ts).

@@ -29,7 +29,7 @@ export function statements(schema: string, s: string) {
     text,
   });
   return {
-    /** $1 id, $2 tenant, $3 owner, $4 context, $5 state, $6 status_ts, $7 task json, $8 terminal, $9 messageId, $10 fingerprint. */
+    /** $1 id, $2 tenant, $3 owner, $4 context, $5 state, $6 status_ts, $7 task json, $8 terminal, $9 messageId, $10 fingerprint, $11 audit chain hash. */
     create: named(
       'create',
       `WITH t AS (
@@ -39,8 +39,8 @@ export function statements(schema: string, s: string) {
          ON CONFLICT (id) DO NOTHING
          RETURNING id, tenant, owner, rid
        ), ev AS (
-         INSERT INTO ${s}.events (task_id, seq, body)
-         SELECT id, 1, json_build_object('task', $7::json) FROM t
+         INSERT INTO ${s}.events (task_id, seq, body, hash)
+         SELECT id, 1, json_build_object('task', $7::json), $11::text FROM t
        ), msg AS (
          INSERT INTO ${s}.messages (tenant, owner, message_id, task_id, fingerprint)
          SELECT tenant, owner, $9::text, id, $10::text FROM t WHERE $9::text IS NOT NULL
@@ -57,7 +57,7 @@ export function statements(schema: string, s: string) {
      * $7 allowed states, $8 new state, $9 new status_ts, $10 terminal, $11 messageId, $12 fingerprint,
      * $13 positions (1-based) of the events to enqueue as push deliveries, one per push config
      * of the task, in the same statement (so in the same transaction as the events),
-     * $14 their trace context (JSON text or null).
+     * $14 their trace context (JSON text or null), $15 the events' audit chain hashes (or null).
      */
     append: named(
       'append',
@@ -72,8 +72,8 @@ export function statements(schema: string, s: string) {
            AND state = ANY($7::text[])
          RETURNING id, tenant, owner, rid
        ), ev AS (
-         INSERT INTO ${s}.events (task_id, seq, body)
-         SELECT upd.id, $4::integer + e.ord, e.body
+         INSERT INTO ${s}.events (task_id, seq, body, hash)
+         SELECT upd.id, $4::integer + e.ord, e.body, ($15::text[])[e.ord]
          FROM upd, json_array_elements($5::json) WITH ORDINALITY AS e(body, ord)
        ), msg AS (
          INSERT INTO ${s}.messages (tenant, owner, message_id, task_id, fingerprint)
@@ -120,8 +120,8 @@ export function statements(schema: string, s: string) {
      */
     events: named(
       'events',
-      `SELECT seq, body FROM (
-         SELECT e.seq, e.body,
+      `SELECT seq, body, hash FROM (
+         SELECT e.seq, e.body, e.hash,
                 sum(char_length(e.body::text)) OVER (ORDER BY e.seq)
                   - char_length(e.body::text) AS before
          FROM ${s}.events e

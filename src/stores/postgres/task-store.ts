@@ -12,7 +12,7 @@ import {
   ConcurrencyError,
   type IndexedMessage,
   type LogEntry,
-  type MessageIndexing,
+  type CreateOptions,
   type AppendOptions,
   type LogSource,
   type PushConfigStore,
@@ -123,7 +123,7 @@ export class PostgresTaskStore implements TaskStore, PushConfigStore, LogSource 
     return this.conn.schema;
   }
 
-  async create(scope: Scope, task: Task, options: MessageIndexing = {}): Promise<void> {
+  async create(scope: Scope, task: Task, options: CreateOptions = {}): Promise<void> {
     const state = task.status.state;
     const { rows } = await this.run<{ rid: string }>(this.sql.create, [
       task.id,
@@ -136,6 +136,7 @@ export class PostgresTaskStore implements TaskStore, PushConfigStore, LogSource 
       isTerminal(state),
       options.messageId ?? null,
       options.fingerprint ?? '',
+      options.chain?.[0] ?? null,
     ]);
     const row = rows[0];
     if (!row) throw new Error(`task ${task.id} already exists`);
@@ -172,6 +173,7 @@ export class PostgresTaskStore implements TaskStore, PushConfigStore, LogSource 
       options.fingerprint ?? '',
       pushed,
       options.trace ? JSON.stringify(options.trace) : null,
+      options.chain ?? null,
     ]);
     const row = rows[0];
     if (!row) throw await this.refusal(scope, taskId, events, expectedSeq);
@@ -196,15 +198,20 @@ export class PostgresTaskStore implements TaskStore, PushConfigStore, LogSource 
     limit = 1000,
     maxBytes = Infinity,
   ): Promise<LogEntry[]> {
-    const { rows } = await this.run<{ seq: number; body: StreamResponse }>(this.sql.events, [
-      taskId,
-      scope.tenant,
-      scope.owner,
-      Math.max(0, Math.floor(afterSeq)),
-      Math.max(0, Math.floor(limit)),
-      Number.isFinite(maxBytes) ? Math.max(0, Math.floor(maxBytes)) : null,
-    ]);
-    return rows.map((r) => ({ seq: r.seq, event: r.body }));
+    const { rows } = await this.run<{ seq: number; body: StreamResponse; hash: string | null }>(
+      this.sql.events,
+      [
+        taskId,
+        scope.tenant,
+        scope.owner,
+        Math.max(0, Math.floor(afterSeq)),
+        Math.max(0, Math.floor(limit)),
+        Number.isFinite(maxBytes) ? Math.max(0, Math.floor(maxBytes)) : null,
+      ],
+    );
+    return rows.map((r) =>
+      r.hash === null ? { seq: r.seq, event: r.body } : { seq: r.seq, event: r.body, hash: r.hash },
+    );
   }
 
   async list(scope: Scope, query: TaskQuery): Promise<TaskPage> {

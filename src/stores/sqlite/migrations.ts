@@ -135,6 +135,15 @@ export const SQLITE_MIGRATIONS: readonly SqliteMigration[] = [
     `,
   },
   {
+    version: 6,
+    name: 'audit chain hash of events',
+    sql: `
+      -- The hash chain of the audit trail (src/security/audit-chain.ts): each event's SHA-256 over
+      -- the previous hash and its RFC 8785 form, written with the event; NULL when audit was off.
+      ALTER TABLE events ADD COLUMN hash TEXT;
+      `,
+  },
+  {
     version: 8,
     name: 'request-when records',
     sql: `

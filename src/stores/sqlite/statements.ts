@@ -18,6 +18,8 @@ export interface HeadRow {
 export interface EventRow {
   seq: number;
   event: string;
+  /** Its audit chain hash (NULL when audit was off). */
+  hash: string | null;
 }
 
 /** One ListTasks row before its snapshot is loaded. */
@@ -82,7 +84,7 @@ export interface Statements {
   advanceStatus: Stmt<[AdvanceStatusParams]>;
   checkpoint: Stmt<[snapshot: string, id: string]>;
   checkpointSeq: Stmt<[seq: number, id: string]>;
-  insertEvent: Stmt<[id: string, seq: number, event: string]>;
+  insertEvent: Stmt<[id: string, seq: number, event: string, hash: string | null]>;
   eventsAfter: Stmt<[id: string, afterSeq: number, limit: number], EventRow>;
   indexMessage: Stmt<
     [
@@ -132,9 +134,9 @@ export function prepareStatements(db: BetterSqlite3.Database): Statements {
     ),
     checkpoint: db.prepare('UPDATE snapshots SET snapshot = ? WHERE task_id = ?'),
     checkpointSeq: db.prepare('UPDATE tasks SET snapshot_seq = ? WHERE id = ?'),
-    insertEvent: db.prepare('INSERT INTO events (task_id, seq, event) VALUES (?, ?, ?)'),
+    insertEvent: db.prepare('INSERT INTO events (task_id, seq, event, hash) VALUES (?, ?, ?, ?)'),
     eventsAfter: db.prepare(
-      'SELECT seq, event FROM events WHERE task_id = ? AND seq > ? ORDER BY seq LIMIT ?',
+      'SELECT seq, event, hash FROM events WHERE task_id = ? AND seq > ? ORDER BY seq LIMIT ?',
     ),
     indexMessage: db.prepare(
       `INSERT OR REPLACE INTO messages (tenant, owner, message_id, task_id, fingerprint, indexed_at)

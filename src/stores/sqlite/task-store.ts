@@ -24,6 +24,7 @@ import type {
   IndexedMessage,
   AppendOptions,
   LogEntry,
+  CreateOptions,
   MessageIndexing,
   PushConfigStore,
   Scope,
@@ -119,7 +120,7 @@ export class SqliteTaskStore implements TaskStore, PushConfigStore {
     }
   }
 
-  async create(scope: Scope, task: Task, options: MessageIndexing = {}): Promise<void> {
+  async create(scope: Scope, task: Task, options: CreateOptions = {}): Promise<void> {
     const createdAt = await this.batch.run(() => this.insert(scope, task, options));
     this.projections.seed(task, createdAt);
   }
@@ -168,7 +169,10 @@ export class SqliteTaskStore implements TaskStore, PushConfigStore {
         // Counted before parsing: the page ends with the row that reaches maxBytes.
         if (bytes >= maxBytes) break;
         bytes += row.event.length;
-        page.push({ seq: row.seq, event: JSON.parse(row.event) as StreamResponse });
+        const event = JSON.parse(row.event) as StreamResponse;
+        page.push(
+          row.hash === null ? { seq: row.seq, event } : { seq: row.seq, event, hash: row.hash },
+        );
       }
       return page;
     });
@@ -276,7 +280,7 @@ export class SqliteTaskStore implements TaskStore, PushConfigStore {
     this.sql.indexMessage.run(tenant, owner, message.messageId, taskId, fingerprint, now);
   }
 
-  private insert(scope: Scope, task: Task, message: MessageIndexing): number {
+  private insert(scope: Scope, task: Task, message: CreateOptions): number {
     if (this.sql.exists.get(task.id)) throw new Error(`task ${task.id} already exists`);
     const snapshot = JSON.stringify(task);
     const now = Date.now();
@@ -291,7 +295,7 @@ export class SqliteTaskStore implements TaskStore, PushConfigStore {
       now,
     });
     this.sql.insertSnapshot.run(task.id, snapshot);
-    this.sql.insertEvent.run(task.id, 1, `{"task":${snapshot}}`);
+    this.sql.insertEvent.run(task.id, 1, `{"task":${snapshot}}`, message.chain?.[0] ?? null);
     this.indexMessage(scope, task.id, message, now);
     return now;
   }
@@ -315,9 +319,11 @@ export class SqliteTaskStore implements TaskStore, PushConfigStore {
     let seq = head.seq;
     const { push } = options;
     let pushed = 0;
-    for (const event of events) {
+    const { chain } = options;
+    for (let i = 0; i < events.length; i++) {
+      const event = events[i] as StreamResponse;
       const body = JSON.stringify(event);
-      this.sql.insertEvent.run(taskId, ++seq, body);
+      this.sql.insertEvent.run(taskId, ++seq, body, chain?.[i] ?? null);
       if (push?.select(event)) {
         pushed += this.pushOutbox().fanOut(taskId, seq, body, options.trace);
       }

@@ -1,0 +1,66 @@
+/**
+ * A/B of the audit chain (A2AServerOptions.audit) in one process: CPU µs per echo send with audit
+ * off and on, interleaved rounds, medians, through `A2AServer.sendMessage` and through the HTTP
+ * handler (JSON-RPC SendMessage, no sockets). Run: `node bench/build.mjs &&
+ * node dist/bench-run/bench/inprocess/audit-ab.js`.
+ */
+import { createA2AHandler } from '../../src/http/index.js';
+import type { HttpRequest, HttpResponse } from '../../src/http/types.js';
+import { A2AServer } from '../../src/server/index.js';
+import { sendRequest } from '../load/requests.js';
+import { nextMessageId } from '../load/sse-load.js';
+import { kitEcho } from '../servers/kit-agent.js';
+import { echoParams } from '../servers/seed.js';
+
+const off = new A2AServer({ agent: kitEcho, logger: null });
+const on = new A2AServer({ agent: kitEcho, logger: null, audit: true });
+const HEADERS: Record<string, string> = {
+  'content-type': 'application/json',
+  'a2a-version': '1.0',
+};
+const req = (): HttpRequest => {
+  const { path, body } = sendRequest('jsonrpc', false, nextMessageId(), 'hello');
+  return { method: 'POST', url: path, headers: { get: (n) => HEADERS[n] ?? null }, body };
+};
+async function drain(r: HttpResponse) {
+  if (typeof r.body !== 'string' && r.body) for await (const _ of r.body) void _;
+}
+const handlers = { off: createA2AHandler(off), on: createA2AHandler(on) };
+async function core(s: A2AServer, total: number) {
+  const t = process.cpuUsage();
+  for (let i = 0; i < total; i++) await s.sendMessage(echoParams(i), {});
+  const u = process.cpuUsage(t);
+  return (u.user + u.system) / total;
+}
+async function http(h: (r: HttpRequest) => Promise<HttpResponse>, total: number) {
+  const t = process.cpuUsage();
+  for (let i = 0; i < total; i++) await drain(await h(req()));
+  const u = process.cpuUsage(t);
+  return (u.user + u.system) / total;
+}
+const med = (a: number[]) => [...a].sort((x, y) => x - y)[Math.floor(a.length / 2)]!;
+const r = {
+  coreOff: [] as number[],
+  coreOn: [] as number[],
+  httpOff: [] as number[],
+  httpOn: [] as number[],
+};
+await core(off, 3000);
+await core(on, 3000);
+await http(handlers.off, 3000);
+await http(handlers.on, 3000);
+for (let round = 0; round < 9; round++) {
+  r.coreOff.push(await core(off, 3000));
+  r.coreOn.push(await core(on, 3000));
+  r.httpOff.push(await http(handlers.off, 3000));
+  r.httpOn.push(await http(handlers.on, 3000));
+}
+const c = [med(r.coreOff), med(r.coreOn)],
+  h = [med(r.httpOff), med(r.httpOn)];
+console.log(
+  `core sendMessage: off ${c[0]!.toFixed(1)} µs, on ${c[1]!.toFixed(1)} µs, +${((c[1]! / c[0]! - 1) * 100).toFixed(1)} %`,
+);
+console.log(
+  `HTTP JSON-RPC SendMessage: off ${h[0]!.toFixed(1)} µs, on ${h[1]!.toFixed(1)} µs, +${((h[1]! / h[0]! - 1) * 100).toFixed(1)} %`,
+);
+process.exit(0);
