@@ -90,7 +90,9 @@ export class PostgresEventBus implements EventBus {
   async publish(taskId: string, entry: LogEntry): Promise<void> {
     if (this.closed) throw new Error('a2a-kit: the event bus is closed');
     const { seq, event, trace, publishedAt: at } = entry;
-    let payload = JSON.stringify(trace ? { taskId, seq, event, trace, at } : { taskId, seq, event });
+    let payload = JSON.stringify(
+      trace ? { taskId, seq, event, trace, at } : { taskId, seq, event },
+    );
     // Cheap length test first: UTF-8 never takes more than 3 bytes per UTF-16 unit.
     if (payload.length * 3 > this.maxPayloadBytes) {
       if (Buffer.byteLength(payload) > this.maxPayloadBytes) {
