@@ -3,12 +3,13 @@
  * together, in one statement (so one transaction, one round trip, one WAL flush), and each
  * append resolves only once its batch committed: an acknowledged event is committed.
  *
- * One batch is in flight at a time; the appends requested meanwhile queue up and form the next
- * batch as soon as it returns. A lone append waits only for the end of the current event-loop
+ * A few batches are in flight at once, each on its own connection (pipelined: one executes while
+ * another waits for its WAL flush); the appends requested meanwhile queue up and form the next
+ * batch as soon as one returns. A lone append waits only for the end of the current event-loop
  * turn (`setImmediate`), so the appends of one turn (other tasks' steps) share its commit.
- * A batch holds at most one append per task: the statement checks every row against the
- * snapshot it started from, so a second append to the same task (expecting the seq the first
- * one moves to) waits for the next batch instead of failing.
+ * A task has at most one append in flight: the statement checks every row against the snapshot
+ * it started from, so a second append to the same task (expecting the seq the first one moves
+ * to) waits for the first one's batch instead of racing it.
  *
  * A row that does not match (stale seq, bad transition, unknown task) fails only that append:
  * the statement returns nothing for it and the others commit. When the statement itself fails
@@ -56,12 +57,16 @@ interface Pending {
 /** The write queue of one store. */
 export class AppendBatch {
   private queue: Pending[] = [];
-  private inFlight = false;
+  private inFlight = 0;
+  /** Tasks with an append in a batch in flight: their next append waits for it. */
+  private readonly busy = new Set<string>();
   private scheduled = false;
   private idle: (() => void)[] = [];
 
   constructor(
     private readonly execute: ExecuteBatch,
+    /** Batches in flight at once (each on its own connection). */
+    private readonly maxInFlight = 4,
     /** Most appends in one statement. */
     private readonly maxBatch = 256,
   ) {}
@@ -76,14 +81,14 @@ export class AppendBatch {
 
   /** Resolves once nothing is queued or in flight (close waits for it). */
   drain(): Promise<void> {
-    if (!this.inFlight && !this.scheduled && this.queue.length === 0) return Promise.resolve();
+    if (this.inFlight === 0 && !this.scheduled && this.queue.length === 0) return Promise.resolve();
     return new Promise((resolve) => this.idle.push(resolve));
   }
 
   private schedule(): void {
-    if (this.inFlight || this.scheduled) return;
+    if (this.inFlight >= this.maxInFlight || this.scheduled) return;
     if (this.queue.length === 0) {
-      for (const resolve of this.idle.splice(0)) resolve();
+      if (this.inFlight === 0) for (const resolve of this.idle.splice(0)) resolve();
       return;
     }
     this.scheduled = true;
@@ -93,14 +98,16 @@ export class AppendBatch {
     });
   }
 
-  /** Takes the next batch: queue order, one append per task, at most `maxBatch`. */
+  /**
+   * Takes the next batch: queue order, at most `maxBatch`, one append per task and none of a
+   * task that has one in flight (so the appends of one task run in the order they were made).
+   */
   private take(): Pending[] {
     const batch: Pending[] = [];
     const rest: Pending[] = [];
-    const tasks = new Set<string>();
     for (const pending of this.queue) {
-      if (batch.length < this.maxBatch && !tasks.has(pending.row.id)) {
-        tasks.add(pending.row.id);
+      if (batch.length < this.maxBatch && !this.busy.has(pending.row.id)) {
+        this.busy.add(pending.row.id);
         batch.push(pending);
       } else {
         rest.push(pending);
@@ -112,15 +119,18 @@ export class AppendBatch {
 
   private async flush(): Promise<void> {
     const batch = this.take();
-    if (batch.length === 0) return this.schedule();
-    this.inFlight = true;
+    // Everything queued belongs to tasks in flight: their batches' end schedules the next one.
+    if (batch.length === 0) return;
+    this.inFlight++;
+    this.schedule(); // the rest of the queue may form the next batch right away
     try {
       await this.together(batch);
     } catch (error) {
       if (batch.length === 1) (batch[0] as Pending).reject(error);
       else await Promise.all(batch.map((pending) => this.alone(pending)));
     } finally {
-      this.inFlight = false;
+      this.inFlight--;
+      for (const pending of batch) this.busy.delete(pending.row.id);
       this.schedule();
     }
   }

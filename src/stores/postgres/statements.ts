@@ -51,7 +51,8 @@ export function statements(schema: string, s: string) {
     ),
     /**
      * The appends of one batch (append-batch.ts) in one statement, so in one transaction and one
-     * round trip. $1 is a JSON array of rows (see `AppendRow`), at most one per task. The UPDATE
+     * round trip. $1 is a JSON array of rows (see `AppendRow`), at most one per task; $2 their
+     * task ids (so the planner looks the rows up by primary key instead of scanning). The UPDATE
      * checks scope, sequence number and state per row (row lock: a concurrent writer waits, then
      * finds the seq moved and updates nothing), so a row that does not match leaves the others
      * alone and simply returns nothing; only the rows that matched insert their events, their
@@ -73,7 +74,7 @@ export function statements(schema: string, s: string) {
            status_ts = coalesce(x.ts, t.status_ts),
            finished_at = CASE WHEN x.terminal THEN now() ELSE t.finished_at END
          FROM x
-         WHERE t.id = x.id AND t.tenant = x.tenant AND t.owner = x.owner
+         WHERE t.id = ANY($2::text[]) AND t.id = x.id AND t.tenant = x.tenant AND t.owner = x.owner
            AND t.seq = x.expected AND t.state = ANY(x.allowed)
          RETURNING x.i, t.id, t.tenant, t.owner, t.rid, x.expected, x.events, x.message_id,
                    x.fingerprint, x.pushed, x.trace

@@ -376,6 +376,7 @@ export class PostgresTaskStore implements TaskStore, PushConfigStore, LogSource 
   ): Promise<Map<number, Appended>> {
     const result = await this.run<{ i: number } & Appended>(this.sql.append, [
       JSON.stringify(rows),
+      rows.map((r) => r.id),
     ]);
     return new Map(result.rows.map((r) => [r.i, { rid: r.rid, pushed: r.pushed }]));
   }
