@@ -6,18 +6,24 @@
 import type { z } from 'zod';
 import { PROTOCOL_VERSION } from '../core/interfaces.js';
 import { describeViolations, fieldViolations } from '../core/validate.js';
+import { DEADLINE_PASSED, SHARED_FROM_MS, sharedDeadline } from './deadline-signal.js';
 import { TransportError } from './errors.js';
 
 /** What to send. */
 export interface HttpRequest {
   url: string;
   method: 'GET' | 'POST' | 'DELETE';
-  headers: Headers;
+  headers: Headers | Readonly<Record<string, string>>;
   body?: string | undefined;
   signal?: AbortSignal | undefined;
   /** Unary: whole exchange. Streams: until the response headers. */
   timeoutMs: number;
   fetch?: typeof fetch | undefined;
+  /**
+   * Only `text()` or `close()` will be called (no idle timeout to re-arm): without a caller's
+   * signal the deadline may then use a shared signal (deadline-signal.ts).
+   */
+  unary?: boolean | undefined;
 }
 
 /** An open response; call exactly one of `text`, `chunks` or `close`. */
@@ -36,6 +42,9 @@ export interface HttpExchange {
 export async function openExchange(request: HttpRequest): Promise<HttpExchange> {
   const { url, signal } = request;
   if (signal?.aborted) throw aborted(url, signal.reason);
+  if (request.unary === true && signal === undefined && request.timeoutMs >= SHARED_FROM_MS) {
+    return unaryExchange(request);
+  }
   const controller = new AbortController();
   const onAbort = () => controller.abort(aborted(url, signal?.reason));
   signal?.addEventListener('abort', onAbort, { once: true });
@@ -105,6 +114,48 @@ export async function openExchange(request: HttpRequest): Promise<HttpExchange> 
     },
     close() {
       cleanup();
+      response.body?.cancel().catch(() => undefined);
+    },
+  };
+}
+
+/**
+ * The hot path of a unary call without a caller's signal: the deadline is a shared signal (one
+ * AbortController and timer per slot of calls, not per call) and nothing is left to clean up.
+ */
+async function unaryExchange(request: HttpRequest): Promise<HttpExchange> {
+  const { url, timeoutMs } = request;
+  const signal = sharedDeadline(timeoutMs);
+  const timeout = (error: unknown) =>
+    signal.aborted && signal.reason === DEADLINE_PASSED
+      ? new TransportError('TIMEOUT', `no reply from ${url} within ${timeoutMs} ms`, { url })
+      : error;
+  let response: Response;
+  try {
+    response = await (request.fetch ?? fetch)(url, {
+      method: request.method,
+      headers: request.headers,
+      ...(request.body !== undefined ? { body: request.body } : {}),
+      signal,
+    });
+  } catch (error) {
+    throw classify(timeout(error), signal, url, 'connect');
+  }
+  return {
+    response,
+    url,
+    async text() {
+      try {
+        return await response.text();
+      } catch (error) {
+        throw classify(timeout(error), signal, url, 'read');
+      }
+    },
+    // eslint-disable-next-line require-yield -- a unary exchange has no chunks
+    async *chunks() {
+      throw new Error('a unary exchange is read with text()');
+    },
+    close() {
       response.body?.cancel().catch(() => undefined);
     },
   };
