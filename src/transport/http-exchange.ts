@@ -6,7 +6,6 @@
 import type { z } from 'zod';
 import { PROTOCOL_VERSION } from '../core/interfaces.js';
 import { describeViolations, fieldViolations } from '../core/validate.js';
-import { DEADLINE_PASSED, SHARED_FROM_MS, sharedDeadline } from './deadline-signal.js';
 import { TransportError } from './errors.js';
 
 /** What to send. */
@@ -21,7 +20,7 @@ export interface HttpRequest {
   fetch?: typeof fetch | undefined;
   /**
    * Only `text()` or `close()` will be called (no idle timeout to re-arm): without a caller's
-   * signal the deadline may then use a shared signal (deadline-signal.ts).
+   * signal the exchange then takes the hot path (no AbortSignal given to fetch).
    */
   unary?: boolean | undefined;
 }
@@ -42,7 +41,7 @@ export interface HttpExchange {
 export async function openExchange(request: HttpRequest): Promise<HttpExchange> {
   const { url, signal } = request;
   if (signal?.aborted) throw aborted(url, signal.reason);
-  if (request.unary === true && signal === undefined && request.timeoutMs >= SHARED_FROM_MS) {
+  if (request.unary === true && signal === undefined) {
     return unaryExchange(request);
   }
   const controller = new AbortController();
@@ -120,45 +119,63 @@ export async function openExchange(request: HttpRequest): Promise<HttpExchange> 
 }
 
 /**
- * The hot path of a unary call without a caller's signal: the deadline is a shared signal (one
- * AbortController and timer per slot of calls, not per call) and nothing is left to clean up.
+ * The hot path of a unary call without a caller's signal: fetch gets no AbortSignal at all (a
+ * signal per call, or a shared one, costs more client CPU than the rest of a small call: undici
+ * follows it with a listener and a finalizer); the deadline is one timer raced against the
+ * reply. When it passes first the call fails with TIMEOUT at its deadline as before; the request
+ * itself cannot be aborted, so its connection is released when the late reply arrives (its body
+ * is discarded) or the server closes it.
  */
 async function unaryExchange(request: HttpRequest): Promise<HttpExchange> {
   const { url, timeoutMs } = request;
-  const signal = sharedDeadline(timeoutMs);
-  const timeout = (error: unknown) =>
-    signal.aborted && signal.reason === DEADLINE_PASSED
-      ? new TransportError('TIMEOUT', `no reply from ${url} within ${timeoutMs} ms`, { url })
-      : error;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let expired = false;
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      expired = true;
+      reject(new TransportError('TIMEOUT', `no reply from ${url} within ${timeoutMs} ms`, { url }));
+    }, timeoutMs);
+  });
+  deadline.catch(() => undefined); // raced below; never unhandled
+  const sent = (request.fetch ?? fetch)(url, {
+    method: request.method,
+    headers: request.headers,
+    ...(request.body !== undefined ? { body: request.body } : {}),
+  });
   let response: Response;
   try {
-    response = await (request.fetch ?? fetch)(url, {
-      method: request.method,
-      headers: request.headers,
-      ...(request.body !== undefined ? { body: request.body } : {}),
-      signal,
-    });
+    response = await Promise.race([sent, deadline]);
   } catch (error) {
-    throw classify(timeout(error), signal, url, 'connect');
+    clearTimeout(timer);
+    if (expired) sent.then(discard, () => undefined);
+    throw classify(error, undefined, url, 'connect');
   }
   return {
     response,
     url,
     async text() {
       try {
-        return await response.text();
+        return await Promise.race([response.text(), deadline]);
       } catch (error) {
-        throw classify(timeout(error), signal, url, 'read');
+        throw classify(error, undefined, url, 'read');
+      } finally {
+        clearTimeout(timer);
       }
     },
-    // eslint-disable-next-line require-yield -- a unary exchange has no chunks
+    // eslint-disable-next-line require-yield -- a unary exchange is read whole
     async *chunks() {
       throw new Error('a unary exchange is read with text()');
     },
     close() {
-      response.body?.cancel().catch(() => undefined);
+      clearTimeout(timer);
+      discard(response);
     },
   };
+}
+
+/** Drops a reply nobody reads, so its connection can be reused. */
+function discard(response: Response): void {
+  response.body?.cancel().catch(() => undefined);
 }
 
 function aborted(url: string, reason: unknown): TransportError {
@@ -180,12 +197,12 @@ const NETWORK_CODES: Record<string, string> = {
 /** Maps a fetch or body-read failure to a TransportError. */
 function classify(
   error: unknown,
-  signal: AbortSignal,
+  signal: AbortSignal | undefined,
   url: string,
   phase: 'connect' | 'read',
 ): TransportError {
   if (error instanceof TransportError) return error;
-  if (signal.aborted && signal.reason instanceof TransportError) return signal.reason;
+  if (signal?.aborted === true && signal.reason instanceof TransportError) return signal.reason;
   const code = causeCode(error);
   const why =
     (code && NETWORK_CODES[code]) ?? (error instanceof Error ? error.message : String(error));
