@@ -2,6 +2,7 @@
 import { mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { Baseline } from './baseline.js';
+import type { HttpGeneratorChoice } from './load/generator.js';
 import type { BenchOptions } from './options.js';
 import { Child, type Pinning } from './proc.js';
 
@@ -31,6 +32,8 @@ export class BenchContext {
     readonly load: Child,
     readonly pinning: Pinning | undefined,
     private readonly profileRoot: string,
+    /** The HTTP load generator of the run (wrk, or the autocannon fallback). */
+    readonly http: HttpGeneratorChoice,
     /** The `--baseline` build, measured next to ours. */
     readonly baseline?: Baseline,
   ) {}

@@ -7,6 +7,7 @@ import { writeFileSync } from 'node:fs';
 import { availableParallelism, cpus } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { buildBaseline } from './baseline.js';
+import { chooseHttpGenerator } from './load/generator.js';
 import { BenchContext } from './context.js';
 import { SCENARIOS, USAGE, parseOptions, type ScenarioName } from './options.js';
 import { Child, detectPinning } from './proc.js';
@@ -56,13 +57,17 @@ async function main(): Promise<void> {
   const baseline = options.baseline === undefined ? undefined : buildBaseline(options.baseline);
   if (baseline !== undefined)
     console.log(`baseline: ${baseline.label} (--baseline=${options.baseline})`);
+  const http = chooseHttpGenerator((message) => process.stderr.write(`bench: ${message}\n`));
+  console.log(http.note);
+  // wrk runs as a child of the load generator process and inherits its core.
   const load = await Child.start({
     name: 'load generator',
     script: fileURLToPath(new URL('./load/worker.js', import.meta.url)),
+    args: http.wrk === undefined ? [] : [`--wrk=${http.wrk}`],
     cpu: pinning?.load,
   });
   const profileRoot = fileURLToPath(new URL('../../bench-profiles', import.meta.url));
-  const ctx = new BenchContext(options, load, pinning, profileRoot, baseline);
+  const ctx = new BenchContext(options, load, pinning, profileRoot, http, baseline);
   const checks: Check[] = [];
   const data: Record<string, unknown> = {};
   try {

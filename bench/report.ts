@@ -1,4 +1,5 @@
 /** Results of the scenarios: tables of medians, checks against the targets, and their printing. */
+import type { HttpGenerator } from './load/http-load.js';
 
 /** One table of a scenario. */
 export interface Section {
@@ -9,7 +10,7 @@ export interface Section {
   note?: string;
 }
 
-/** One target of issue 8, measured. */
+/** One target of the performance issues (8, 16), measured. */
 export interface Check {
   target: string;
   measured: string;
@@ -77,6 +78,21 @@ export function renderChecks(checks: readonly Check[], smoke: boolean): string {
   const head = smoke ? '## Targets (smoke run: printed, not meaningful)' : '## Targets';
   const lines = checks.map((c) => `${c.pass ? 'PASS' : 'MISS'}  ${c.target}: ${c.measured}`);
   return [head, '', ...lines].join('\n');
+}
+
+/**
+ * The sentence naming the HTTP load generator(s) that produced `results`, for a table's note;
+ * the autocannon fallback is flagged (its ceiling is its own, not the server's).
+ */
+export function generatorNote(results: Iterable<{ generator: HttpGenerator }>): string {
+  const used = new Set<HttpGenerator>();
+  for (const r of results) used.add(r.generator);
+  if (used.size === 0) return '';
+  const names = [...used].sort().join(' and ');
+  const flag = used.has('autocannon')
+    ? ' WARNING: autocannon (JavaScript) saturates before a fast server; figures near its ceiling are its own.'
+    : '';
+  return ` Load generator: ${names}.${flag}`;
 }
 
 /**

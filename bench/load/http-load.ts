@@ -1,10 +1,18 @@
-/** Fixed-duration HTTP load with autocannon (one process, one event loop). */
+/**
+ * Fixed-duration HTTP load: wrk when the load generator has it (wrk.ts, see generator.ts),
+ * autocannon (JavaScript, one event loop, saturates before a fast server does) otherwise.
+ */
 import autocannon from 'autocannon';
+import { childArg } from '../ipc.js';
 import { nextMessageId } from './sse-load.js';
+import { wrkLoad } from './wrk.js';
 
 const ID = '[<id>]';
 
-/** One autocannon run. */
+/** The program that produced an HTTP load result. */
+export type HttpGenerator = 'wrk' | 'autocannon';
+
+/** One HTTP load run. */
 export interface HttpLoadSpec {
   url: string;
   method: 'GET' | 'POST';
@@ -13,6 +21,8 @@ export interface HttpLoadSpec {
   body?: string | undefined;
   connections: number;
   durationSec: number;
+  /** Force a generator (the ceiling comparison); the load generator's default otherwise. */
+  generator?: HttpGenerator | undefined;
 }
 
 /** What one run measured. */
@@ -24,10 +34,24 @@ export interface HttpLoadResult {
   requests: number;
   /** Connection errors, timeouts and non-2xx answers. */
   failures: number;
+  /** The failures by kind. */
+  errors: { connect: number; read: number; write: number; non2xx: number; timeout: number };
+  generator: HttpGenerator;
+}
+
+/** The wrk binary the orchestrator found (`--wrk=PATH` of the load generator process). */
+const WRK = childArg('wrk');
+
+/** Runs one HTTP load with `spec.generator`, or wrk when there is one, else autocannon. */
+export function httpLoad(spec: HttpLoadSpec): Promise<HttpLoadResult> {
+  const generator = spec.generator ?? (WRK === undefined ? 'autocannon' : 'wrk');
+  if (generator === 'autocannon') return autocannonLoad(spec);
+  if (WRK === undefined) throw new Error('wrk requested but the load generator has none');
+  return wrkLoad(WRK, spec);
 }
 
 /** Runs autocannon against one URL. */
-export async function httpLoad(spec: HttpLoadSpec): Promise<HttpLoadResult> {
+async function autocannonLoad(spec: HttpLoadSpec): Promise<HttpLoadResult> {
   const options: autocannon.Options = {
     url: spec.url,
     method: spec.method,
@@ -56,5 +80,14 @@ export async function httpLoad(spec: HttpLoadSpec): Promise<HttpLoadResult> {
     p99: result.latency.p99,
     requests: ok,
     failures: result.errors + result.timeouts + result.non2xx,
+    // autocannon counts connection resets and read errors together.
+    errors: {
+      connect: result.errors,
+      read: 0,
+      write: 0,
+      non2xx: result.non2xx,
+      timeout: result.timeouts,
+    },
+    generator: 'autocannon',
   };
 }

@@ -6,7 +6,7 @@ export const A2A_HEADERS: Readonly<Record<string, string>> = {
   'a2a-version': '1.0',
 };
 
-/** The user message, with `[<id>]` where autocannon puts a fresh id. */
+/** The user message, with `[<id>]` where the load generator puts a fresh id. */
 function message(messageId: string, text: string): string {
   return `{"messageId":"${messageId}","role":"ROLE_USER","parts":[{"text":"${text}"}]}`;
 }

@@ -1,5 +1,5 @@
 /**
- * A small SSE load loop (autocannon cannot count events): N concurrent workers, each opening a
+ * A small SSE load loop (wrk and autocannon cannot count events): N concurrent workers, each opening a
  * stream, reading it to its end, and opening the next one. Events are counted by their frame
  * terminator (`\n\n`), so reading costs the load generator almost nothing.
  */

@@ -1,6 +1,6 @@
 /**
- * The load generator process: runs one measurement at a time for the orchestrator (autocannon,
- * the SSE loop, the client loop), on its own core.
+ * The load generator process: runs one measurement at a time for the orchestrator (wrk or
+ * autocannon, the SSE loop, the client loop), on its own core.
  */
 import { serveRpc } from '../ipc.js';
 import { clientLoad, type ClientLoadSpec } from './client-load.js';

@@ -5,7 +5,7 @@
  */
 import type { ClientKind, ClientLoadResult } from '../load/client-load.js';
 import { KIT, rotate, type BenchContext } from '../context.js';
-import { fmt, median, type ScenarioResult } from '../report.js';
+import { fmt, median, ratio, type Check, type ScenarioResult } from '../report.js';
 
 const KINDS: readonly ClientKind[] = ['fetch', 'a2a-kit', 'a2a-js'];
 const LABEL: Record<ClientKind, string> = {
@@ -47,9 +47,21 @@ export async function clientScenario(ctx: BenchContext): Promise<ScenarioResult>
         fmt(1e6 / m.wall),
         fmt(m.wall, 0),
         fmt(m.cpu, 0),
-        kind === 'fetch' ? '' : `${m.cpu - raw.cpu >= 0 ? '+' : ''}${fmt(m.cpu - raw.cpu, 0)}`,
+        kind === 'fetch' ? '' : signed(m.cpu - raw.cpu),
       ];
     });
+    const kit = med('a2a-kit');
+    const a2ajs = med('a2a-js');
+    // Issue 16 item 6: a2a-kit's client costs no more CPU per call than @a2a-js/sdk's.
+    const checks: Check[] = [
+      {
+        target: 'client CPU per call ≤ @a2a-js/sdk’s (blocking SendMessage, JSON-RPC)',
+        measured:
+          `${ratio(kit.cpu / a2ajs.cpu)} (${fmt(kit.cpu)} vs ${fmt(a2ajs.cpu)} µs/call; ` +
+          `over raw fetch ${signed(kit.cpu - raw.cpu)} vs ${signed(a2ajs.cpu - raw.cpu)} µs)`,
+        pass: kit.cpu <= a2ajs.cpu,
+      },
+    ];
     return {
       sections: [
         {
@@ -66,10 +78,15 @@ export async function clientScenario(ctx: BenchContext): Promise<ScenarioResult>
           note: 'client CPU = CPU time of the load generator process per call (parsing, validation, transport).',
         },
       ],
-      checks: [],
+      checks,
       data,
     };
   } finally {
     await ctx.stopServers(servers);
   }
+}
+
+/** A difference in µs with its sign (`+12`, `-3`). */
+function signed(value: number): string {
+  return `${value >= 0 ? '+' : ''}${fmt(value, 0)}`;
 }

@@ -6,7 +6,7 @@
 import type { HttpLoadResult } from '../load/http-load.js';
 import { A2A_HEADERS } from '../load/requests.js';
 import { KIT, kitName, rotate, type BenchContext, type ServerSpec } from '../context.js';
-import { fmt, median, ratio, type Check, type ScenarioResult } from '../report.js';
+import { fmt, generatorNote, median, ratio, type Check, type ScenarioResult } from '../report.js';
 
 const OPERATIONS = ['ListTasks', 'GetTask'] as const;
 
@@ -113,7 +113,9 @@ export async function storeScenario(ctx: BenchContext): Promise<ScenarioResult> 
             '× fewer tasks',
           ],
           rows,
-          note: 'mean ms = 1000 / req/s at one connection: the time of one page, network included.',
+          note:
+            'mean ms = 1000 / req/s at one connection: the time of one page, network included.' +
+            generatorNote([...samples.values()].flat()),
         },
       ],
       checks,

@@ -92,7 +92,9 @@ export async function streamScenario(ctx: BenchContext): Promise<ScenarioResult>
         rows,
         note:
           'TTFE: time from sending the request to the first complete SSE event. The ceiling ' +
-          'answers every stream with four fixed events at once.',
+          'answers every stream with four fixed events at once. Load generator: the bench’s own ' +
+          'SSE loop (bench/load/sse-load.ts) for every target: wrk cannot count events or time ' +
+          'the first one.',
       },
     ],
     checks,

@@ -12,12 +12,17 @@ import { TransportError } from './errors.js';
 export interface HttpRequest {
   url: string;
   method: 'GET' | 'POST' | 'DELETE';
-  headers: Headers;
+  headers: Headers | Readonly<Record<string, string>>;
   body?: string | undefined;
   signal?: AbortSignal | undefined;
   /** Unary: whole exchange. Streams: until the response headers. */
   timeoutMs: number;
   fetch?: typeof fetch | undefined;
+  /**
+   * Only `text()` or `close()` will be called (no idle timeout to re-arm): without a caller's
+   * signal the exchange then takes the hot path (no AbortSignal given to fetch).
+   */
+  unary?: boolean | undefined;
 }
 
 /** An open response; call exactly one of `text`, `chunks` or `close`. */
@@ -36,6 +41,9 @@ export interface HttpExchange {
 export async function openExchange(request: HttpRequest): Promise<HttpExchange> {
   const { url, signal } = request;
   if (signal?.aborted) throw aborted(url, signal.reason);
+  if (request.unary === true && signal === undefined) {
+    return unaryExchange(request);
+  }
   const controller = new AbortController();
   const onAbort = () => controller.abort(aborted(url, signal?.reason));
   signal?.addEventListener('abort', onAbort, { once: true });
@@ -110,6 +118,66 @@ export async function openExchange(request: HttpRequest): Promise<HttpExchange> 
   };
 }
 
+/**
+ * The hot path of a unary call without a caller's signal: fetch gets no AbortSignal at all (a
+ * signal per call, or a shared one, costs more client CPU than the rest of a small call: undici
+ * follows it with a listener and a finalizer); the deadline is one timer raced against the
+ * reply. When it passes first the call fails with TIMEOUT at its deadline as before; the request
+ * itself cannot be aborted, so its connection is released when the late reply arrives (its body
+ * is discarded) or the server closes it.
+ */
+async function unaryExchange(request: HttpRequest): Promise<HttpExchange> {
+  const { url, timeoutMs } = request;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let expired = false;
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      expired = true;
+      reject(new TransportError('TIMEOUT', `no reply from ${url} within ${timeoutMs} ms`, { url }));
+    }, timeoutMs);
+  });
+  deadline.catch(() => undefined); // raced below; never unhandled
+  const sent = (request.fetch ?? fetch)(url, {
+    method: request.method,
+    headers: request.headers,
+    ...(request.body !== undefined ? { body: request.body } : {}),
+  });
+  let response: Response;
+  try {
+    response = await Promise.race([sent, deadline]);
+  } catch (error) {
+    clearTimeout(timer);
+    if (expired) sent.then(discard, () => undefined);
+    throw classify(error, undefined, url, 'connect');
+  }
+  return {
+    response,
+    url,
+    async text() {
+      try {
+        return await Promise.race([response.text(), deadline]);
+      } catch (error) {
+        throw classify(error, undefined, url, 'read');
+      } finally {
+        clearTimeout(timer);
+      }
+    },
+    // eslint-disable-next-line require-yield -- a unary exchange is read whole
+    async *chunks() {
+      throw new Error('a unary exchange is read with text()');
+    },
+    close() {
+      clearTimeout(timer);
+      discard(response);
+    },
+  };
+}
+
+/** Drops a reply nobody reads, so its connection can be reused. */
+function discard(response: Response): void {
+  response.body?.cancel().catch(() => undefined);
+}
+
 function aborted(url: string, reason: unknown): TransportError {
   return new TransportError('ABORTED', `call to ${url} aborted`, { url, cause: reason });
 }
@@ -129,12 +197,12 @@ const NETWORK_CODES: Record<string, string> = {
 /** Maps a fetch or body-read failure to a TransportError. */
 function classify(
   error: unknown,
-  signal: AbortSignal,
+  signal: AbortSignal | undefined,
   url: string,
   phase: 'connect' | 'read',
 ): TransportError {
   if (error instanceof TransportError) return error;
-  if (signal.aborted && signal.reason instanceof TransportError) return signal.reason;
+  if (signal?.aborted === true && signal.reason instanceof TransportError) return signal.reason;
   const code = causeCode(error);
   const why =
     (code && NETWORK_CODES[code]) ?? (error instanceof Error ? error.message : String(error));

@@ -12,6 +12,7 @@ import {
   openExchange,
   withQuery,
   type HttpExchange,
+  type HttpRequest,
 } from './http-exchange.js';
 import { parseSse, type SseEvent } from './sse-parse.js';
 import {
@@ -62,6 +63,9 @@ export interface WireEvent<C> {
 
 /** An HTTP binding's client: the shared skeleton around the binding's request and reply rules. */
 export abstract class HttpTransport<C = undefined> extends BaseTransport {
+  /** The headers of calls without per-call headers, by accept / content type / version. */
+  private readonly fixedHeaders = new Map<string, Readonly<Record<string, string>>>();
+
   constructor(protected readonly options: TransportOptions) {
     super();
   }
@@ -89,7 +93,7 @@ export abstract class HttpTransport<C = undefined> extends BaseTransport {
     options: CallOptions = {},
   ): Promise<OperationResult<N>> {
     const wire = this.prepare(operation, request, false);
-    const exchange = await this.open(wire, options);
+    const exchange = await this.open(wire, options, true);
     const text = await exchange.text();
     return this.result(this.reply(operation, exchange, text, wire)) as OperationResult<N>;
   }
@@ -101,7 +105,7 @@ export abstract class HttpTransport<C = undefined> extends BaseTransport {
     options: CallOptions = {},
   ): AsyncGenerator<StreamItem> {
     const wire = this.prepare(operation, request, true);
-    const exchange = await this.open(wire, options);
+    const exchange = await this.open(wire, options, false);
     const { response, url } = exchange;
     if (!response.ok || mediaType(response) !== 'text/event-stream') {
       const text = await exchange.text();
@@ -119,22 +123,41 @@ export abstract class HttpTransport<C = undefined> extends BaseTransport {
     }
   }
 
-  private open(wire: WireRequest<C>, options: CallOptions): Promise<HttpExchange> {
+  private open(wire: WireRequest<C>, options: CallOptions, unary: boolean): Promise<HttpExchange> {
     return openExchange({
       url: withQuery(wire.url, options.query),
       method: wire.method,
-      headers: buildHeaders({
-        layers: [this.options.headers, options.headers],
-        accept: wire.accept,
-        contentType: wire.contentType,
-        lastEventId: options.lastEventId,
-        noVersion: wire.noVersion,
-      }),
+      headers: this.headers(wire, options),
       body: wire.body,
       signal: options.signal,
       timeoutMs: options.timeoutMs ?? this.options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
       fetch: this.options.fetch,
+      unary,
     });
+  }
+
+  /**
+   * The headers of one call: built once per kind of request (accept, content type, version)
+   * when the call adds none of its own, as most do; built for the call otherwise.
+   */
+  private headers(wire: WireRequest<C>, options: CallOptions): HttpRequestHeaders {
+    const parts = {
+      layers: [this.options.headers, options.headers],
+      accept: wire.accept,
+      contentType: wire.contentType,
+      lastEventId: options.lastEventId,
+      noVersion: wire.noVersion,
+    };
+    if (options.lastEventId !== undefined || !isEmpty(options.headers)) return buildHeaders(parts);
+    const key = `${wire.accept}\n${wire.contentType ?? ''}\n${wire.noVersion === true}`;
+    let fixed = this.fixedHeaders.get(key);
+    if (fixed === undefined) {
+      const record: Record<string, string> = {};
+      buildHeaders(parts).forEach((value, name) => (record[name] = value));
+      fixed = Object.freeze(record);
+      this.fixedHeaders.set(key, fixed);
+    }
+    return fixed;
   }
 
   private reply(
@@ -146,4 +169,11 @@ export abstract class HttpTransport<C = undefined> extends BaseTransport {
     const { response, url } = exchange;
     return { operation, response, url, type: mediaType(response), text, context: wire.context };
   }
+}
+
+type HttpRequestHeaders = HttpRequest['headers'];
+
+function isEmpty(record: Readonly<Record<string, string>> | undefined): boolean {
+  for (const _ in record) return false;
+  return true;
 }

@@ -50,48 +50,58 @@ export function statements(schema: string, s: string) {
        SELECT rid::text AS rid FROM t`,
     ),
     /**
-     * One statement per append: the UPDATE checks scope, sequence number and state (row lock:
-     * a concurrent writer waits, then finds the seq moved and updates nothing), then the events
-     * and the message index are inserted only if it matched.
-     * $1 id, $2 tenant, $3 owner, $4 expected seq, $5 events json array, $6 count,
-     * $7 allowed states, $8 new state, $9 new status_ts, $10 terminal, $11 messageId, $12 fingerprint,
-     * $13 positions (1-based) of the events to enqueue as push deliveries, one per push config
-     * of the task, in the same statement (so in the same transaction as the events),
-     * $14 their trace context (JSON text or null), $15 the events' audit chain hashes (or null).
+     * The appends of one batch (append-batch.ts) in one statement, so in one transaction and one
+     * round trip. $1 is a JSON array of rows (see `AppendRow`), at most one per task; $2 their
+     * task ids (so the planner looks the rows up by primary key instead of scanning). The UPDATE
+     * checks scope, sequence number and state per row (row lock: a concurrent writer waits, then
+     * finds the seq moved and updates nothing), so a row that does not match leaves the others
+     * alone and simply returns nothing; only the rows that matched insert their events, their
+     * message index entry and their push deliveries (one per push config of the task, for the
+     * events at `pushed`, 1-based), all in the same transaction as the events; `hashes` are the
+     * events' audit chain hashes (null when audit is off).
      */
     append: named(
-      'append',
-      `WITH upd AS (
-         UPDATE ${s}.tasks SET
-           seq = seq + $6::integer,
+      'append_batch',
+      `WITH x AS (
+         SELECT * FROM json_to_recordset($1::json) AS x(
+           i integer, id text, tenant text, owner text, expected integer, events json,
+           count integer, allowed text[], state text, ts text, terminal boolean,
+           message_id text, fingerprint text, pushed integer[], trace text, hashes text[])
+       ), upd AS (
+         UPDATE ${s}.tasks t SET
+           seq = t.seq + x.count,
            updated_at = now(),
-           state = coalesce($8::text, state),
-           status_ts = coalesce($9::text, status_ts),
-           finished_at = CASE WHEN $10::boolean THEN now() ELSE finished_at END
-         WHERE id = $1 AND tenant = $2 AND owner = $3 AND seq = $4::integer
-           AND state = ANY($7::text[])
-         RETURNING id, tenant, owner, rid
+           state = coalesce(x.state, t.state),
+           status_ts = coalesce(x.ts, t.status_ts),
+           finished_at = CASE WHEN x.terminal THEN now() ELSE t.finished_at END
+         FROM x
+         WHERE t.id = ANY($2::text[]) AND t.id = x.id AND t.tenant = x.tenant AND t.owner = x.owner
+           AND t.seq = x.expected AND t.state = ANY(x.allowed)
+         RETURNING x.i, t.id, t.tenant, t.owner, t.rid, x.expected, x.events, x.message_id,
+                   x.fingerprint, x.pushed, x.trace, x.hashes
        ), ev AS (
          INSERT INTO ${s}.events (task_id, seq, body, hash)
-         SELECT upd.id, $4::integer + e.ord, e.body, ($15::text[])[e.ord]
-         FROM upd, json_array_elements($5::json) WITH ORDINALITY AS e(body, ord)
+         SELECT upd.id, upd.expected + e.ord, e.body, upd.hashes[e.ord]
+         FROM upd, json_array_elements(upd.events) WITH ORDINALITY AS e(body, ord)
        ), msg AS (
          INSERT INTO ${s}.messages (tenant, owner, message_id, task_id, fingerprint)
-         SELECT tenant, owner, $11::text, id, $12::text FROM upd WHERE $11::text IS NOT NULL
+         SELECT tenant, owner, message_id, id, fingerprint FROM upd WHERE message_id IS NOT NULL
          ON CONFLICT (tenant, owner, message_id) DO UPDATE SET task_id = EXCLUDED.task_id,
            fingerprint = EXCLUDED.fingerprint, indexed_at = now()
        ), push AS (
          INSERT INTO ${s}.push_outbox (id, task_id, config_id, tenant, owner, seq, body, trace)
          SELECT gen_random_uuid()::text, upd.id, c.id, c.tenant, c.owner,
-                $4::integer + e.ord, e.body::text, $14::text
+                upd.expected + e.ord, e.body::text, upd.trace
          FROM upd
          JOIN ${s}.push_configs c ON c.task_id = upd.id
-         CROSS JOIN json_array_elements($5::json) WITH ORDINALITY AS e(body, ord)
-         WHERE e.ord = ANY($13::integer[])
+         CROSS JOIN json_array_elements(upd.events) WITH ORDINALITY AS e(body, ord)
+         WHERE e.ord = ANY(upd.pushed)
          ON CONFLICT DO NOTHING
-         RETURNING 1
+         RETURNING task_id
        )
-       SELECT rid::text AS rid, (SELECT count(*)::integer FROM push) AS pushed FROM upd`,
+       SELECT upd.i, upd.rid::text AS rid,
+              (SELECT count(*)::integer FROM push WHERE push.task_id = upd.id) AS pushed
+       FROM upd`,
     ),
     /** Why an append matched nothing. $1 id. */
     inspect: named('inspect', `SELECT tenant, owner, seq, state FROM ${s}.tasks WHERE id = $1`),

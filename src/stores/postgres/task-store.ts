@@ -1,7 +1,8 @@
 /**
  * PostgreSQL TaskStore: an append-only event log per task plus a small task row (scope, state,
- * status timestamp, seq) that ListTasks reads through an index. One statement per append inserts
- * the events and moves the row's seq under optimistic concurrency; the task is never rewritten.
+ * status timestamp, seq) that ListTasks reads through an index. Appends are group-committed
+ * (append-batch.ts): the appends of concurrent tasks go in one statement that inserts their events
+ * and moves each row's seq under optimistic concurrency; the task is never rewritten.
  * Snapshots are the creation snapshot plus the log, folded once and cached (see ProjectionCache).
  */
 import type { Pool, QueryResultRow } from 'pg';
@@ -24,6 +25,7 @@ import {
   type StoreFacets,
   type TaskStore,
 } from '../types.js';
+import { AppendBatch, type Appended, type AppendRow } from './append-batch.js';
 import { connect, type Connection, type PostgresConnectionOptions } from './connection.js';
 import { PostgresLeases } from './leases.js';
 import { migrate } from './migrations.js';
@@ -67,6 +69,7 @@ export class PostgresTaskStore implements TaskStore, PushConfigStore, LogSource 
   private readonly push: PostgresPushConfigs;
   private readonly outbox: PostgresPushOutbox;
   private readonly leases: PostgresLeases;
+  private readonly batch: AppendBatch;
   private timer: ReturnType<typeof setInterval> | undefined;
   private closed = false;
   /** Push configs, the shared push outbox and ownership leases, in the same database. */
@@ -82,6 +85,7 @@ export class PostgresTaskStore implements TaskStore, PushConfigStore, LogSource 
     this.push = new PostgresPushConfigs(conn.pool, push);
     this.outbox = new PostgresPushOutbox(conn.pool, push);
     this.leases = new PostgresLeases(conn.pool, conn.schema, conn.quoted);
+    this.batch = new AppendBatch((rows) => this.appendRows(rows));
     this.facets = {
       pushConfigs: this,
       pushOutbox: this.outbox,
@@ -158,24 +162,23 @@ export class PostgresTaskStore implements TaskStore, PushConfigStore, LogSource 
     }
     let status: { state: TaskState; timestamp?: string | undefined } | undefined;
     for (const e of events) if ('statusUpdate' in e) status = e.statusUpdate.status;
-    const { rows } = await this.run<{ rid: string; pushed: number }>(this.sql.append, [
-      taskId,
-      scope.tenant,
-      scope.owner,
-      expectedSeq,
-      JSON.stringify(events),
-      events.length,
-      allowedFrom(events),
-      status?.state ?? null,
-      status ? (status.timestamp ?? '') : null,
-      status !== undefined && isTerminal(status.state),
-      options.messageId ?? null,
-      options.fingerprint ?? '',
+    const row = await this.batch.submit({
+      id: taskId,
+      tenant: scope.tenant,
+      owner: scope.owner,
+      expected: expectedSeq,
+      events,
+      count: events.length,
+      allowed: allowedFrom(events),
+      state: status?.state ?? null,
+      ts: status ? (status.timestamp ?? '') : null,
+      terminal: status !== undefined && isTerminal(status.state),
+      message_id: options.messageId ?? null,
+      fingerprint: options.fingerprint ?? '',
       pushed,
-      options.trace ? JSON.stringify(options.trace) : null,
-      options.chain ?? null,
-    ]);
-    const row = rows[0];
+      trace: options.trace ? JSON.stringify(options.trace) : null,
+      hashes: options.chain ?? null,
+    });
     if (!row) throw await this.refusal(scope, taskId, events, expectedSeq);
     if (row.pushed > 0) options.push?.enqueued();
     const cached = this.cache.peek(taskId);
@@ -301,6 +304,7 @@ export class PostgresTaskStore implements TaskStore, PushConfigStore, LogSource 
     if (this.closed) return;
     this.closed = true;
     clearInterval(this.timer);
+    await this.batch.drain();
     this.cache.clear();
     if (this.conn.owned) await this.conn.pool.end();
   }
@@ -371,6 +375,17 @@ export class PostgresTaskStore implements TaskStore, PushConfigStore, LogSource 
       return new ConcurrencyError(taskId, expectedSeq, row.seq);
     }
     return transitionError(taskId, row.state, events);
+  }
+
+  /** One group-commit statement (see append-batch.ts): the rows that matched, by index. */
+  private async appendRows(
+    rows: readonly (AppendRow & { i: number })[],
+  ): Promise<Map<number, Appended>> {
+    const result = await this.run<{ i: number } & Appended>(this.sql.append, [
+      JSON.stringify(rows),
+      rows.map((r) => r.id),
+    ]);
+    return new Map(result.rows.map((r) => [r.i, { rid: r.rid, pushed: r.pushed }]));
   }
 
   private run<R extends QueryResultRow>(statement: Statement, values: unknown[]) {

@@ -1,0 +1,155 @@
+/**
+ * Fixed-duration HTTP load with `wrk` (native, one thread per core it runs on): the HTTP
+ * generator of the bench when wrk is installed (see generator.ts). A generated Lua script sets
+ * method, headers and body, gives every request a unique message id (`[<id>]` in the body
+ * becomes `<run prefix>-<wrk thread>-<counter>`), and prints the summary as one JSON line from
+ * wrk's `done()` hook, which is what this module parses.
+ */
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { HttpLoadResult, HttpLoadSpec } from './http-load.js';
+
+const ID = '[<id>]';
+const MARK = 'WRK_JSON ';
+
+/** What the `done()` hook prints (latencies in µs). */
+interface WrkSummary {
+  requests: number;
+  durationUs: number;
+  connect: number;
+  read: number;
+  write: number;
+  /** Answers with a status above 399 (wrk's own count). */
+  status: number;
+  timeout: number;
+  p50: number;
+  p99: number;
+}
+
+/** A Lua string literal of `value` (3-digit decimal escapes, so any byte is safe). */
+function lua(value: string): string {
+  let out = '"';
+  for (const byte of Buffer.from(value, 'utf8')) {
+    out +=
+      byte >= 0x20 && byte < 0x7f && byte !== 0x22 && byte !== 0x5c
+        ? String.fromCharCode(byte)
+        : `\\${String(byte).padStart(3, '0')}`;
+  }
+  return `${out}"`;
+}
+
+/**
+ * The Lua script of one run. No `response()` hook: defining one makes wrk parse every answer
+ * in Lua, and non-2xx answers are counted by wrk anyway (`errors.status`).
+ */
+export function wrkScript(spec: HttpLoadSpec, runPrefix: string): string {
+  const lines = [`wrk.method = ${lua(spec.method)}`];
+  for (const [name, value] of Object.entries(spec.headers)) {
+    lines.push(`wrk.headers[${lua(name)}] = ${lua(value)}`);
+  }
+  const template = spec.body;
+  if (template?.includes(ID) === true) {
+    const at = template.indexOf(ID);
+    lines.push(
+      `local head = ${lua(template.slice(0, at))}`,
+      `local tail = ${lua(template.slice(at + ID.length))}`,
+      `local prefix = ${lua(`${runPrefix}-`)}`,
+      'local threads = 0',
+      // setup() runs in the main Lua state, once per thread: each thread gets its own number.
+      'function setup(thread) threads = threads + 1; thread:set("tid", threads) end',
+      'local counter = 0',
+      'function request()',
+      '  counter = counter + 1',
+      '  return wrk.format(nil, nil, nil, head .. prefix .. tid .. "-" .. counter .. tail)',
+      'end',
+    );
+  } else if (template !== undefined) {
+    lines.push(`wrk.body = ${lua(template)}`);
+  }
+  lines.push(
+    'function done(summary, latency, requests)',
+    '  local e = summary.errors',
+    `  io.write(string.format("\\n${MARK}{\\"requests\\":%d,\\"durationUs\\":%d,\\"connect\\":%d,` +
+      `\\"read\\":%d,\\"write\\":%d,\\"status\\":%d,\\"timeout\\":%d,\\"p50\\":%d,\\"p99\\":%d}\\n",`,
+    '    summary.requests, summary.duration, e.connect, e.read, e.write, e.status, e.timeout,',
+    '    latency:percentile(50), latency:percentile(99)))',
+    'end',
+  );
+  return `${lines.join('\n')}\n`;
+}
+
+/** Reads the `done()` line out of wrk's stdout. */
+export function parseWrkOutput(stdout: string): HttpLoadResult {
+  const line = stdout.split('\n').find((l) => l.startsWith(MARK));
+  if (line === undefined) throw new Error(`wrk printed no summary:\n${stdout}`);
+  const s = JSON.parse(line.slice(MARK.length)) as WrkSummary;
+  const ok = s.requests - s.status;
+  const seconds = s.durationUs / 1e6;
+  return {
+    rps: ok / seconds,
+    p50: s.p50 / 1000,
+    p99: s.p99 / 1000,
+    requests: ok,
+    failures: s.connect + s.read + s.write + s.status + s.timeout,
+    errors: {
+      connect: s.connect,
+      read: s.read,
+      write: s.write,
+      non2xx: s.status,
+      timeout: s.timeout,
+    },
+    generator: 'wrk',
+  };
+}
+
+let runs = 0;
+const prefix = `wrk-${process.pid}-${Math.random().toString(36).slice(2, 8)}`;
+
+/**
+ * Runs wrk (`binary`) once. One wrk thread: the process inherits the load generator's core
+ * (taskset), where one event loop is the most one core does. wrk takes whole seconds, so a
+ * fractional duration (the smoke run) is ended with SIGINT, after which wrk still prints its
+ * summary; the rate uses the duration wrk reports.
+ */
+export async function wrkLoad(binary: string, spec: HttpLoadSpec): Promise<HttpLoadResult> {
+  const dir = mkdtempSync(join(tmpdir(), 'a2a-bench-wrk-'));
+  const script = join(dir, 'load.lua');
+  writeFileSync(script, wrkScript(spec, `${prefix}-${++runs}`));
+  const whole = Number.isInteger(spec.durationSec);
+  const args = [
+    '-t1',
+    `-c${spec.connections}`,
+    `-d${Math.ceil(spec.durationSec) + (whole ? 0 : 1)}s`,
+    '--timeout',
+    '30s',
+    '-s',
+    script,
+    spec.url,
+  ];
+  try {
+    return await new Promise<HttpLoadResult>((resolve, reject) => {
+      const child = spawn(binary, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+      let stdout = '';
+      let stderr = '';
+      child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+      child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+      const stop = whole
+        ? undefined
+        : setTimeout(() => child.kill('SIGINT'), spec.durationSec * 1000);
+      child.once('error', reject);
+      child.once('close', (code, signal) => {
+        if (stop !== undefined) clearTimeout(stop);
+        try {
+          resolve(parseWrkOutput(stdout));
+        } catch (error) {
+          const why = `wrk exited (${signal ?? code ?? '?'}): ${stderr.trim()}`;
+          reject(new Error(`${why}\n${(error as Error).message}`));
+        }
+      });
+    });
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
