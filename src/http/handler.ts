@@ -121,13 +121,18 @@ export function createHttpHandler(
     const call = new HttpCallContext(req, binding.protocolBinding);
     const extensions = requestedExtensions(req);
     if (extensions !== undefined) call.requestedExtensions = extensions;
+    const version = requestedVersion(req, query);
     return {
       service: security.service,
       keepAliveMs,
       maxBodyBytes,
       onError,
       call,
-      versionError: versionError(requestedVersion(req, query)),
+      // Made when a binding asks: a 0.3 binding serves the requests it refuses (their versions),
+      // and an error's stack trace is not free.
+      get versionError() {
+        return versionError(version);
+      },
     };
   }
 

@@ -3,10 +3,18 @@
  * scheme needs from the user, the credentials given for it (kept here, in the inspector's server
  * process, never sent back to the browser), and the interceptors that put them on every call.
  * OAuth 2 client credentials: the token is fetched from the scheme's tokenUrl (RFC 6749 §4.4).
+ * Mutual TLS: the paths of the PEM files, which the server side's TLS client reads.
  */
 import { apiKey, bearerToken, httpAuth } from '../client/credentials.js';
 import type { Interceptor } from '../client/interceptors.js';
 import type { AgentCard } from '../core/schemas/index.js';
+
+/** PEM file paths of a TLS client (the shape of src/node/tls-fetch.ts's ClientTlsFiles). */
+export interface ClientTlsFiles {
+  readonly cert?: string | undefined;
+  readonly key?: string | undefined;
+  readonly ca?: string | undefined;
+}
 
 /** One input a scheme asks for. */
 export interface AuthField {
@@ -90,13 +98,35 @@ export function authNeeds(card: AgentCard, held: CredentialStore): AuthNeed[] {
     return {
       ...base,
       kind: 'mtls',
-      description: 'Mutual TLS client certificate',
+      configured: held.clientTls?.cert !== undefined,
+      description: `Mutual TLS client certificate${s.mtlsSecurityScheme?.description ? `: ${s.mtlsSecurityScheme.description}` : ''}`,
+      // Paths, not secrets: shown as they are; the files never leave the server side.
       fields: [
-        { name: 'certFile', label: 'Client certificate file (PEM)', secret: false },
-        { name: 'keyFile', label: 'Private key file (PEM)', secret: false },
+        {
+          name: 'cert',
+          label: 'Client certificate file (PEM path, read by the inspector)',
+          secret: false,
+          value: held.clientTls?.cert,
+        },
+        {
+          name: 'key',
+          label: 'Private key file (PEM path)',
+          secret: false,
+          value: held.clientTls?.key,
+        },
+        {
+          name: 'ca',
+          label: 'CA file for the agent’s server certificate (PEM path, optional)',
+          secret: false,
+          value: held.clientTls?.ca,
+        },
       ],
-      unsupported:
-        'the inspector cannot present client certificates yet: use `a2a` with --cert/--key',
+      ...(held.tlsSupported
+        ? {}
+        : {
+            unsupported:
+              'this inspector has no TLS client (a2a inspect and serve({ inspector }) have one)',
+          }),
     };
   });
   return needs.sort((a, b) => Number(b.required) - Number(a.required));
@@ -106,8 +136,17 @@ export function authNeeds(card: AgentCard, held: CredentialStore): AuthNeed[] {
 export class CredentialStore {
   private readonly values = new Map<string, Record<string, string>>();
   private readonly tokens = new Map<string, { token: string; expires: number }>();
+  /**
+   * The client certificate files in use (mutual TLS), paths only: the files are read by the
+   * server side's TLS client, and never sent to the browser.
+   */
+  clientTls: ClientTlsFiles | undefined;
 
-  constructor(private readonly fetchImpl: typeof fetch = globalThis.fetch) {}
+  constructor(
+    private readonly fetchImpl: typeof fetch = globalThis.fetch,
+    /** True when the server side can present client certificates. */
+    readonly tlsSupported = false,
+  ) {}
 
   has(scheme: string): boolean {
     return this.values.has(scheme);
@@ -128,6 +167,7 @@ export class CredentialStore {
   clear(): void {
     this.values.clear();
     this.tokens.clear();
+    this.clientTls = undefined;
   }
 
   /** Header names and query names carrying secrets, for masking in the wire view. */

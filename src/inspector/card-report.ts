@@ -2,11 +2,14 @@
  * The card view's data: the Agent Card exactly as the agent serves it (spec §8.2 well-known URI),
  * the violations and warnings of `a2a card validate` (client/card-validation.ts), the signature
  * status (spec §8.4.3: verified with the key id, invalid with why, or unsigned) and the
- * interfaces in the card's preference order (spec §8.3.2) with what the inspector can speak.
+ * interfaces in the card's preference order (spec §8.3.2) with what the inspector can speak
+ * (1.0, and 0.3 through the client's compat transports). A 0.3 card is read into the 1.0 shape.
  */
 import { cardUrl } from '../client/card-resolver.js';
 import { validateCardJson } from '../client/card-validation.js';
-import { isLegacyCard } from '../client/legacy-card.js';
+import { COMPAT_TRANSPORTS } from '../client/default-transports.js';
+import { isLegacyCard, upgradeLegacyCard } from '../client/legacy-card.js';
+import { majorMinor, PROTOCOL_VERSION } from '../core/interfaces.js';
 import type { FieldViolation } from '../core/errors.js';
 import { AgentCard } from '../core/schemas/index.js';
 import { verifyAgentCard } from '../security/card-signing.js';
@@ -33,8 +36,10 @@ export interface InterfaceRow {
   readonly url: string;
   readonly protocolVersion: string;
   readonly tenant?: string | undefined;
-  /** The picker's value, when the inspector can speak it. */
+  /** True when the inspector can speak it. */
   readonly usable: boolean;
+  /** The picker's value: the binding, with `@0.3` for a 0.3 interface (see {@link parseChoice}). */
+  readonly choice: string;
   readonly note?: string | undefined;
 }
 
@@ -50,20 +55,37 @@ export interface CardReport {
   readonly warnings: readonly string[];
   readonly signature: SignatureStatus;
   readonly interfaces: readonly InterfaceRow[];
-  /** True for an A2A 0.3 card (see the interface picker note). */
+  /** The protocol versions its interfaces speak (major.minor), in the card's order. */
+  readonly versions: readonly string[];
+  /** True for an A2A 0.3 card (read into the 1.0 shape, as the client does). */
   readonly legacy: boolean;
 }
 
-/**
- * Bindings the inspector speaks, by card name. 0.3 is not here yet: when the 0.3 client lands,
- * its binding names join this table and the picker offers them with no other change.
- */
+/** Bindings the inspector speaks at 1.0, by card name; 0.3 ones are the client's compat ones. */
 export const INSPECTOR_BINDINGS = ['JSONRPC', 'HTTP+JSON', 'GRPC'] as const;
+
+/** The picker's value of an interface: `JSONRPC` at 1.0, `JSONRPC@0.3` at another version. */
+export function choiceOf(binding: string, version: string): string {
+  const v = majorMinor(version);
+  return v === PROTOCOL_VERSION ? binding : `${binding}@${v}`;
+}
+
+/** The binding and protocol version of a picker value (see {@link choiceOf}). */
+export function parseChoice(choice: string): { binding: string; version: string } {
+  const at = choice.lastIndexOf('@');
+  return at < 0
+    ? { binding: choice, version: PROTOCOL_VERSION }
+    : { binding: choice.slice(0, at), version: choice.slice(at + 1) };
+}
 
 /** Reads, validates and checks the signature of the card at `url` (an agent URL or card URL). */
 export async function cardReport(url: string, fetchImpl: typeof fetch): Promise<CardReport> {
   const where = cardUrl(url);
-  const response = await fetchImpl(where, { headers: { accept: 'application/json' } });
+  // As the client asks for it: a server that also speaks 0.3 answers a request without
+  // A2A-Version with its 0.3-flavoured card (spec §3.6.2).
+  const response = await fetchImpl(where, {
+    headers: { accept: 'application/json', 'a2a-version': PROTOCOL_VERSION },
+  });
   const text = await response.text();
   let raw: unknown;
   try {
@@ -73,8 +95,10 @@ export async function cardReport(url: string, fetchImpl: typeof fetch): Promise<
   }
   if (!response.ok) throw new Error(`${where} answered HTTP ${response.status}`);
   const validation = validateCardJson(raw, where, response.headers);
-  const parsed = AgentCard.safeParse(raw);
+  const legacy = isLegacyCard(raw);
+  const parsed = AgentCard.safeParse(isLegacyCard(raw) ? upgradeLegacyCard(raw) : raw);
   const card = parsed.success ? parsed.data : null;
+  const interfaces = (card?.supportedInterfaces ?? []).map(interfaceRow);
   return {
     cardUrl: where,
     status: response.status,
@@ -84,25 +108,31 @@ export async function cardReport(url: string, fetchImpl: typeof fetch): Promise<
     violations: validation.violations,
     warnings: validation.warnings,
     signature: await signatureOf(raw, where),
-    interfaces: (card?.supportedInterfaces ?? []).map(interfaceRow),
-    legacy: isLegacyCard(raw),
+    interfaces,
+    versions: [...new Set(interfaces.map((i) => majorMinor(i.protocolVersion)))],
+    legacy,
   };
 }
 
 function interfaceRow(iface: AgentCard['supportedInterfaces'][number]): InterfaceRow {
-  const usable = (INSPECTOR_BINDINGS as readonly string[]).includes(iface.protocolBinding);
-  const v03 = iface.protocolVersion.startsWith('0.');
+  const version = majorMinor(iface.protocolVersion);
+  const spoken =
+    version === PROTOCOL_VERSION
+      ? (INSPECTOR_BINDINGS as readonly string[])
+      : Object.keys(COMPAT_TRANSPORTS[version] ?? {});
+  const usable = spoken.includes(iface.protocolBinding);
   return {
     protocolBinding: iface.protocolBinding,
     url: iface.url,
     protocolVersion: iface.protocolVersion,
     ...(iface.tenant !== undefined ? { tenant: iface.tenant } : {}),
-    usable: usable && !v03,
-    ...(v03
-      ? { note: 'A2A 0.3: support for 0.3 agents is being added separately' }
-      : usable
+    usable,
+    choice: choiceOf(iface.protocolBinding, version),
+    ...(usable
+      ? version === PROTOCOL_VERSION
         ? {}
-        : { note: 'not a binding the inspector speaks' }),
+        : { note: `A2A ${version}, through the client's compat transport (docs/interop.md)` }
+      : { note: `not a binding the inspector speaks at ${version}` }),
   };
 }
 

@@ -2,7 +2,7 @@
  * The inspector's server side without a browser: the API refuses other sites and DNS rebinding,
  * every response carries the strict CSP, credentials never come back from the API and are masked
  * on the wire, bad input is a 400, `serve({ inspector })` is refused on a non-loopback host, and
- * `a2a inspect` listens on 127.0.0.1 and prints its URL.
+ * `a2a inspect` listens on 127.0.0.1 and prints its URL; bodies have their secrets masked.
  */
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -14,6 +14,7 @@ import { serve, type ServeResult } from '../node/index.js';
 import { staticSecrets } from '../security/auth/index.js';
 import { createInspector, type Inspector } from './handler.js';
 import { INSPECTOR_CSP } from './responses.js';
+import { curlOf, maskBody } from './wire-log.js';
 
 const assets = mkdtempSync(join(tmpdir(), 'a2a-inspector-unit-'));
 writeFileSync(
@@ -159,25 +160,48 @@ describe('inspector server side', () => {
   it('a2a inspect listens on 127.0.0.1 and prints its URL, opening nothing', async () => {
     const controller = new AbortController();
     let out = '';
-    const printed = new Promise<string>((resolve) => {
-      const io = {
-        stdout: {
-          write: (s: string) => (
-            (out += s),
-            /http:\/\/127\.0\.0\.1:\d+\//.test(out) && resolve(out),
-            true
-          ),
+    let printed: (line: string) => void = () => undefined;
+    const line = new Promise<string>((resolve) => (printed = resolve));
+    const io = {
+      stdout: {
+        write: (s: string) => {
+          out += s;
+          // The whole JSON line, however the output is split into writes.
+          const whole = out
+            .split('\n')
+            .find((l, n, all) => n < all.length - 1 && l.startsWith('{'));
+          if (whole) printed(whole);
+          return true;
         },
-        stderr: { write: () => true },
-        env: {},
-        signal: controller.signal,
-      };
-      void run(['inspect', served.url, '--port', '0', '-o', 'json'], io);
-    });
-    const { url, target } = JSON.parse((await printed).trim()) as { url: string; target: string };
+      },
+      stderr: { write: () => true },
+      env: {},
+      signal: controller.signal,
+    };
+    const running = run(['inspect', served.url, '--port', '0', '-o', 'json'], io);
+    // A command that fails before printing ends the test at once, with its exit code.
+    const first = await Promise.race([line, running.then((code) => `exited with ${code}`)]);
+    const { url, target } = JSON.parse(first) as { url: string; target: string };
+    expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/$/);
     expect(target).toBe(served.url);
     const state = await fetch(`${url}api/state`, { headers: { 'x-a2a-inspector': '1' } });
     expect((await state.json()) as object).toMatchObject({ target: served.url });
     controller.abort();
+    expect(await running).toBe(0); // stopped and closed before the next test
+  });
+
+  it('masks secrets in bodies: token responses, client secrets, push tokens', () => {
+    expect(maskBody('{"access_token":"at-1","token_type":"Bearer","refresh_token":"r\\"x"}')).toBe(
+      '{"access_token":"•••","token_type":"Bearer","refresh_token":"•••"}',
+    );
+    expect(maskBody('grant_type=client_credentials&client_secret=s3&scope=a')).toBe(
+      'grant_type=client_credentials&client_secret=•••&scope=a',
+    );
+    expect(maskBody('{"url":"http://h/hooks/1","token":"push-tok"}')).toBe(
+      '{"url":"http://h/hooks/1","token":"•••"}',
+    );
+    expect(curlOf('GET', 'https://a/', {}, undefined, ['--cert', '/p q/c.pem'])).toBe(
+      "curl -sS --cert '/p q/c.pem' 'https://a/'",
+    );
   });
 });

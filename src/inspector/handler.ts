@@ -9,7 +9,7 @@ import type { HttpRequest, HttpResponse } from '../http/types.js';
 import { assetLoader, ASSET_TYPES, defaultAssetsDir } from './assets.js';
 import { apiRoute } from './api.js';
 import { json, secure } from './responses.js';
-import { InspectorSession } from './session.js';
+import { InspectorSession, type InspectorTls } from './session.js';
 
 /** Options of {@link createInspector}. */
 export interface InspectorOptions {
@@ -26,6 +26,11 @@ export interface InspectorOptions {
   readonly allowRemoteHosts?: boolean | undefined;
   /** The fetch the inspector's client uses (default global fetch). */
   readonly fetch?: typeof fetch | undefined;
+  /**
+   * A TLS client for agents that want a client certificate (mutual TLS); without it the Auth
+   * view says the scheme cannot be used. Node: `{ connect: tlsClientFetch }` (a2a-kit/node).
+   */
+  readonly tls?: InspectorTls | undefined;
 }
 
 /** A running inspector: its handler, and what it holds. */
@@ -45,7 +50,7 @@ const LOOPBACK_HOST = /^(127\.\d+\.\d+\.\d+|localhost|\[::1\])(:\d+)?$/;
 /** Creates the inspector handler. */
 export function createInspector(options: InspectorOptions = {}): Inspector {
   const mount = (options.mount ?? '').replace(/\/+$/, '');
-  const session = new InspectorSession({ fetch: options.fetch });
+  const session = new InspectorSession({ fetch: options.fetch, tls: options.tls });
   const asset = assetLoader(options.assetsDir ?? defaultAssetsDir());
   const owns = (path: string) => path === mount || path.startsWith(`${mount}/`) || mount === '';
 

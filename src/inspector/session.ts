@@ -10,11 +10,11 @@ import type { AgentCard, StreamResponse } from '../core/schemas/index.js';
 import { PUSH_JWKS_PATH } from '../push/jwks.js';
 import { isTransportError } from '../transport/errors.js';
 import type { EventStream } from '../transport/transport.js';
-import { authNeeds, CredentialStore, type AuthNeed } from './auth.js';
-import { cardReport, type CardReport } from './card-report.js';
+import { authNeeds, CredentialStore, type AuthNeed, type ClientTlsFiles } from './auth.js';
+import { cardReport, parseChoice, type CardReport } from './card-report.js';
 import { PushHooks } from './push-hooks.js';
 import { Timelines, type TimelineEvent } from './timeline.js';
-import { WireLog, type WireEntry } from './wire-log.js';
+import { maskBody, WireLog, type WireEntry } from './wire-log.js';
 
 /** Unary operations the browser may ask for (client method names). */
 export const UNARY = [
@@ -43,6 +43,16 @@ export interface CallError {
 export interface SessionOptions {
   /** The fetch the client and card reads go through (default global fetch). */
   readonly fetch?: typeof fetch | undefined;
+  /** A TLS client presenting client certificates (mutual TLS, spec §7.4), and files to start with. */
+  readonly tls?: InspectorTls | undefined;
+}
+
+/** How the inspector's server side presents client certificates (src/node/tls-fetch.ts in Node). */
+export interface InspectorTls {
+  /** A fetch presenting `files` (it reads them; throws, saying why, when it cannot). */
+  readonly connect: (files: ClientTlsFiles) => typeof fetch;
+  /** The files to use from the start (`a2a inspect --cert --key --cacert`). */
+  readonly files?: ClientTlsFiles | undefined;
 }
 
 /** The state of one inspector. */
@@ -55,10 +65,36 @@ export class InspectorSession {
   agentUrl: string | undefined;
   private clients = new Map<string, A2AClient>();
   private readonly recorded: typeof fetch;
+  private readonly plain: typeof fetch;
+  private readonly tls: InspectorTls | undefined;
+  private tlsFetch: typeof fetch | undefined;
 
   constructor(options: SessionOptions = {}) {
-    this.recorded = this.wire.fetch(options.fetch);
-    this.credentials = new CredentialStore(this.recorded);
+    this.plain = options.fetch ?? globalThis.fetch;
+    this.tls = options.tls;
+    this.recorded = this.wire.fetch((input, init) => (this.tlsFetch ?? this.plain)(input, init));
+    this.credentials = new CredentialStore(this.recorded, this.tls !== undefined);
+    if (this.tls?.files) this.useClientTls(this.tls.files);
+  }
+
+  /** Uses these client certificate files for every call from now on (none: plain fetch). */
+  useClientTls(files: ClientTlsFiles | undefined): void {
+    const given = files && Object.values(files).some((v) => v !== undefined && v !== '');
+    if (!given) {
+      this.tlsFetch = undefined;
+      this.credentials.clientTls = undefined;
+      this.wire.curlOptions = [];
+    } else {
+      if (!this.tls) throw new Error('this inspector has no TLS client to present certificates');
+      this.tlsFetch = this.tls.connect(files);
+      this.credentials.clientTls = files;
+      this.wire.curlOptions = [
+        ...(files.cert ? ['--cert', files.cert] : []),
+        ...(files.key ? ['--key', files.key] : []),
+        ...(files.ca ? ['--cacert', files.ca] : []),
+      ];
+    }
+    this.resetClients();
   }
 
   /** Reads the card of `url` and makes it the agent inspected. */
@@ -80,21 +116,36 @@ export class InspectorSession {
     return this.report?.card ? authNeeds(this.report.card, this.credentials) : [];
   }
 
+  /** Sets the credentials of one scheme; for mutual TLS, the paths of its PEM files. */
   setCredentials(scheme: string, fields: Record<string, unknown>): AuthNeed[] {
+    if (this.report?.card?.securitySchemes?.[scheme]?.mtlsSecurityScheme) {
+      const path = (name: string) =>
+        typeof fields[name] === 'string' && fields[name] !== '' ? fields[name] : undefined;
+      const cert = path('cert');
+      const key = path('key');
+      // A CA given at start (--cacert) stays unless the form names another.
+      const ca = path('ca') ?? (cert || key ? this.credentials.clientTls?.ca : undefined);
+      this.useClientTls(cert || key || ca ? { cert, key, ca } : undefined);
+      return this.needs();
+    }
     this.credentials.set(scheme, fields);
     this.resetClients();
     return this.needs();
   }
 
-  /** The client speaking `binding` (default the card's first usable interface). */
-  async client(binding?: string): Promise<A2AClient> {
+  /**
+   * The client speaking `choice`, a picker value (`JSONRPC`, `JSONRPC@0.3`: card-report.ts
+   * choiceOf); default the card's first usable interface, 1.0 before 0.3.
+   */
+  async client(choice?: string): Promise<A2AClient> {
     const card = this.card();
-    const key = binding ?? '';
+    const key = choice ?? '';
     const existing = this.clients.get(key);
     if (existing) return existing;
+    const picked = choice ? parseChoice(choice) : undefined;
     const client = await A2AClient.connect(card, {
       fetch: this.recorded,
-      ...(binding ? { preferredBinding: binding } : {}),
+      ...(picked ? { preferredBinding: picked.binding, protocolVersions: [picked.version] } : {}),
       interceptors: [...this.credentials.interceptors(card), this.grpcRecorder()],
       retries: { maxAttempts: 1 },
       resume: false,
@@ -195,9 +246,10 @@ export class InspectorSession {
       after: (outcome) => {
         const entry = open.get(outcome.call);
         if (!entry) return;
-        const text = JSON.stringify(
-          'error' in outcome ? describeError(outcome.error) : outcome.result,
-        );
+        const text =
+          maskBody(
+            JSON.stringify('error' in outcome ? describeError(outcome.error) : outcome.result),
+          ) ?? '';
         if ('error' in outcome) entry.error = describeError(outcome.error).message;
         else if (entry.frames.length > 0 || isEvent(outcome.result)) {
           entry.frames.push({ time: Date.now(), text });

@@ -45,6 +45,8 @@ export class WireLog {
   private next = 1;
   secretHeaders = new Set<string>();
   secretQuery = new Set<string>();
+  /** curl options of HTTPS calls (the client certificate files of mutual TLS). */
+  curlOptions: readonly string[] = [];
 
   /** Entries with an id above `after`, oldest first (the last {@link KEEP} are kept). */
   since(after = 0): WireEntry[] {
@@ -62,7 +64,8 @@ export class WireLog {
       const method = init?.method ?? (isRequest ? input.method : 'GET');
       const rawUrl = typeof input === 'string' ? input : isRequest ? input.url : input.href;
       const sent = new Headers(init?.headers ?? (isRequest ? input.headers : undefined));
-      const body = init?.body === undefined || init.body === null ? undefined : bodyText(init.body);
+      const body =
+        init?.body === undefined || init.body === null ? undefined : maskBody(bodyText(init.body));
       const headers = this.mask(headerRecord(sent));
       const url = this.maskUrl(rawUrl);
       const entry = this.add({
@@ -70,7 +73,7 @@ export class WireLog {
         url,
         requestHeaders: headers,
         requestBody: body,
-        curl: curlOf(method, url, headers, body),
+        curl: curlOf(method, url, headers, body, url.startsWith('https:') ? this.curlOptions : []),
         via: 'fetch',
       });
       const started = Date.now();
@@ -88,7 +91,7 @@ export class WireLog {
       if (response.body === null) return response;
       if (type.includes('text/event-stream')) return this.tapFrames(response, entry);
       const text = await response.text();
-      entry.responseBody = text.slice(0, MAX_BODY);
+      entry.responseBody = maskBody(text.slice(0, MAX_BODY));
       return new Response(text, {
         status: response.status,
         statusText: response.statusText,
@@ -99,7 +102,7 @@ export class WireLog {
 
   /** Records one call made without fetch (gRPC): the request, then its result or error. */
   recordCall(binding: string, url: string, operation: string, request: unknown): WireEntry {
-    const body = JSON.stringify(request);
+    const body = maskBody(JSON.stringify(request)) ?? '';
     return this.add({
       method: 'GRPC',
       url: `${binding} ${url} ${operation}`,
@@ -127,7 +130,9 @@ export class WireLog {
         const frames = pending.split(/\r?\n\r?\n/);
         pending = frames.pop() ?? '';
         for (const text of frames) {
-          if (entry.frames.length < 20_000) entry.frames.push({ time: Date.now(), text });
+          if (entry.frames.length < 20_000) {
+            entry.frames.push({ time: Date.now(), text: maskBody(text) ?? '' });
+          }
         }
         controller.enqueue(chunk);
       },
@@ -159,6 +164,19 @@ export class WireLog {
   }
 }
 
+/**
+ * JSON and form bodies with their secrets masked: OAuth 2 token responses (RFC 6749 §5.1),
+ * client secrets, the `token` of push configs and AuthenticationInfo `credentials`.
+ */
+export function maskBody(body: string | undefined): string | undefined {
+  return body
+    ?.replace(
+      /("(?:access_token|refresh_token|id_token|client_secret|token|credentials)"\s*:\s*)"(?:[^"\\]|\\.)*"/g,
+      `$1"${MASK}"`,
+    )
+    .replace(/\b(client_secret|client_assertion|password)=[^&]*/g, `$1=${MASK}`);
+}
+
 /** Keeps the scheme word of an Authorization header visible (`Bearer •••`). */
 function maskValue(name: string, value: string): string {
   if (name === 'authorization' || name === 'proxy-authorization') {
@@ -187,9 +205,16 @@ export function curlOf(
   url: string,
   headers: Record<string, string>,
   body: string | undefined,
+  options: readonly string[] = [],
 ): string {
   const quote = (s: string) => `'${s.replace(/'/g, "'\\''")}'`;
-  const parts = ['curl', '-sS', ...(method === 'GET' ? [] : ['-X', method]), quote(url)];
+  const parts = [
+    'curl',
+    '-sS',
+    ...options.map((o) => (o.startsWith('--') ? o : quote(o))),
+    ...(method === 'GET' ? [] : ['-X', method]),
+    quote(url),
+  ];
   for (const [name, value] of Object.entries(headers)) {
     if (name === 'content-length' || name === 'host') continue;
     parts.push('-H', quote(`${name}: ${value}`));

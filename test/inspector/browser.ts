@@ -1,7 +1,8 @@
 /**
  * Helpers of the inspector's browser tests: Debian's chromium driven by playwright-core (no
  * browser download), the page bundled into a scratch directory, and the odd agents the tests
- * inspect besides the demo (a tampered signed card, an agent requiring a token, a long task).
+ * inspect besides the demo (a tampered signed card, an agent requiring a token, a long task, an
+ * HTTPS agent wanting a client certificate, an OAuth 2 agent with its token server, a 0.3 hybrid).
  */
 import { existsSync, mkdtempSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
@@ -9,8 +10,10 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { exportJWK } from 'jose';
-import { chromium, type BrowserContext } from 'playwright-core';
-import { serve, type ServeResult } from '../../src/node/index.js';
+import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { serve, type ServeOptions, type ServeResult } from '../../src/node/index.js';
+import type { AgentCardConfig } from '../../src/server/agent.js';
+import type { TestPki } from '../security/fixtures/certs.js';
 import { signAgentCard } from '../../src/security/card-signing.js';
 import { staticSecrets } from '../../src/security/auth/index.js';
 import { generateSigningKey } from '../../src/security/signing-keys.js';
@@ -50,6 +53,44 @@ export async function launchBrowser(): Promise<BrowserContext> {
       '--disable-sync',
     ],
   });
+}
+
+/** How long a test waits for the page to show something. */
+export const WAIT = { timeout: 30_000 };
+
+/** The actions every browser test takes on the inspector page. */
+export function pageActions(page: Page) {
+  const tab = (name: string) => page.click(`#tab-${name}`);
+  return {
+    tab,
+    /**
+     * Types the agent URL and connects; resolves once the answer came and the card view shows
+     * that agent's card (not the one shown before, nor a tab switch still to come).
+     */
+    async connect(url: string) {
+      await page.fill('#agent-url', url);
+      await Promise.all([
+        page.waitForResponse((r) => r.url().endsWith('/api/connect'), WAIT),
+        page.click('form.connect button[type=submit]'),
+      ]);
+      await page.locator(`section[data-card-url^="${url}"] [data-signature]`).waitFor(WAIT);
+    },
+    /** Sends one text message from the chat, streaming or not. */
+    async send(text: string, stream: boolean) {
+      await tab('Chat');
+      await page.setChecked('#streaming', stream);
+      await page.fill('#msg-text', text);
+      await page.click('form.composer button[type=submit]');
+    },
+    async newChat() {
+      await tab('Chat');
+      await page.click('text=New chat');
+    },
+    /** The task id the chat is on. */
+    async taskId() {
+      return (await page.locator('[data-task-id]').getAttribute('data-task-id')) ?? '';
+    },
+  };
 }
 
 /** A server publishing a signed card whose description was changed after signing. */
@@ -141,4 +182,112 @@ export function longAgent(count: number): Promise<ServeResult> {
     },
   });
   return serve(agent, { logger: null });
+}
+
+/** An echo agent answering `<prefix> echo: <text>`, streaming, served by serve() with `options`. */
+function echoAgent(name: string, card: Partial<AgentCardConfig>, options: ServeOptions) {
+  const agent = createAgent({
+    card: {
+      name,
+      description: `${name} echo agent`,
+      version: '1.0.0',
+      capabilities: { streaming: true },
+      skills: [{ id: 'echo', name: 'Echo', description: 'Echoes', tags: ['t'] }],
+      ...card,
+    },
+    async *execute({ message, task, call }) {
+      yield task.working();
+      yield task.artifact(
+        `${name} echo: ${textOf(message)} (${call.principal?.id ?? 'anonymous'})`,
+      );
+      yield task.completed();
+    },
+  });
+  return serve(agent, { logger: null, ...options });
+}
+
+/** An agent served with `compat: ['0.3']`: its card lists 1.0 and 0.3 interfaces. */
+export function hybridAgent(): Promise<ServeResult> {
+  return echoAgent('hybrid', {}, { compat: ['0.3'] });
+}
+
+/** An HTTPS agent whose card requires a client certificate from the test CA (spec §7.4). */
+export function mtlsAgent(pki: TestPki): Promise<ServeResult> {
+  return echoAgent(
+    'mtls',
+    {
+      securitySchemes: {
+        mtls: { mtlsSecurityScheme: { description: 'a certificate from our CA' } },
+      },
+      securityRequirements: [{ schemes: { mtls: { list: [] } } }],
+    },
+    {
+      tls: { cert: pki.serverCert, key: pki.serverKey, ca: pki.ca, requestCert: true },
+      auth: { schemes: { mtls: { mtls: true } } },
+    },
+  );
+}
+
+/** The client of {@link oauthAgent}'s token server, and the token it issues. */
+export const OAUTH = {
+  clientId: 'inspector-test',
+  clientSecret: 'cs-9f3a-never-in-the-browser',
+  token: 'at-77c1-oauth',
+};
+
+/**
+ * An agent whose card declares OAuth 2 client credentials (RFC 6749 §4.4) with the token URL of
+ * a loopback token server; `tokenRequests` counts the token server's grants.
+ */
+export async function oauthAgent(): Promise<{
+  agent: ServeResult;
+  tokenUrl: string;
+  tokenRequests: () => number;
+  close(): Promise<void>;
+}> {
+  let grants = 0;
+  const tokens: Server = createServer((req, res) => {
+    let body = '';
+    req.on('data', (chunk: Buffer) => (body += chunk.toString()));
+    req.on('end', () => {
+      const basic = `Basic ${btoa(`${OAUTH.clientId}:${OAUTH.clientSecret}`)}`;
+      const form = new URLSearchParams(body);
+      res.setHeader('content-type', 'application/json');
+      if (req.method !== 'POST' || form.get('grant_type') !== 'client_credentials') {
+        res.writeHead(400).end(JSON.stringify({ error: 'unsupported_grant_type' }));
+      } else if (req.headers.authorization !== basic) {
+        res.writeHead(401).end(JSON.stringify({ error: 'invalid_client' }));
+      } else {
+        grants++;
+        res.end(
+          JSON.stringify({ access_token: OAUTH.token, token_type: 'Bearer', expires_in: 3600 }),
+        );
+      }
+    });
+  });
+  await new Promise<void>((resolve) => tokens.listen(0, '127.0.0.1', resolve));
+  const tokenUrl = `http://127.0.0.1:${(tokens.address() as AddressInfo).port}/token`;
+  const agent = await echoAgent(
+    'oauth',
+    {
+      securitySchemes: {
+        oauth: {
+          oauth2SecurityScheme: {
+            flows: { clientCredentials: { tokenUrl, scopes: { 'a2a.invoke': 'call the agent' } } },
+          },
+        },
+      },
+      securityRequirements: [{ schemes: { oauth: { list: [] } } }],
+    },
+    { auth: { schemes: { oauth: { bearer: staticSecrets({ [OAUTH.token]: { id: 'svc' } }) } } } },
+  );
+  return {
+    agent,
+    tokenUrl,
+    tokenRequests: () => grants,
+    close: async () => {
+      await agent.close();
+      await new Promise<void>((resolve) => tokens.close(() => resolve()));
+    },
+  };
 }

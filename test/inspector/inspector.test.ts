@@ -23,19 +23,21 @@ import {
   lockedAgent,
   longAgent,
   NO_BROWSER,
+  pageActions,
   tamperedCardServer,
+  WAIT,
 } from './browser.js';
 
 if (NO_BROWSER) console.warn(`\n*** SKIPPING the inspector's browser tests: ${NO_BROWSER} ***\n`);
 
 const SHOTS = process.env.A2A_INSPECTOR_SCREENSHOTS === '1';
 const LONG_EVENTS = 10_000;
-const WAIT = { timeout: 30_000 };
 
 describe.skipIf(NO_BROWSER !== undefined)('web inspector in chromium', { timeout: 90_000 }, () => {
   let demo: DemoServer;
   let browser: BrowserContext;
   let page: Page;
+  let ui: ReturnType<typeof pageActions>;
   let tampered: { url: string; close(): Promise<void> };
   let locked: ServeResult;
   let long: ServeResult;
@@ -57,6 +59,7 @@ describe.skipIf(NO_BROWSER !== undefined)('web inspector in chromium', { timeout
     long = await longAgent(LONG_EVENTS);
     browser = await launchBrowser();
     page = await browser.newPage();
+    ui = pageActions(page);
     page.on('console', (m) => {
       if (/content security policy/i.test(m.text())) cspViolations.push(m.text());
     });
@@ -81,24 +84,11 @@ describe.skipIf(NO_BROWSER !== undefined)('web inspector in chromium', { timeout
   const shot = async (name: string) => {
     if (SHOTS) await page.screenshot({ path: `docs/inspector/${name}.png`, fullPage: true });
   };
-  const tab = (name: string) => page.click(`#tab-${name}`);
-  const connect = async (url: string) => {
-    await page.fill('#agent-url', url);
-    await page.click('form.connect button[type=submit]');
-    await page.locator(`[data-signature]`).first().waitFor(WAIT);
-  };
-  const send = async (text: string, stream: boolean) => {
-    await tab('Chat');
-    await page.setChecked('#streaming', stream);
-    await page.fill('#msg-text', text);
-    await page.click('form.composer button[type=submit]');
-  };
-  const newChat = async () => {
-    await tab('Chat');
-    await page.click('text=New chat');
-  };
-  const taskId = async () =>
-    (await page.locator('[data-task-id]').getAttribute('data-task-id')) ?? '';
+  const tab = (name: string) => ui.tab(name);
+  const connect = (url: string) => ui.connect(url);
+  const send = (text: string, stream: boolean) => ui.send(text, stream);
+  const newChat = () => ui.newChat();
+  const taskId = () => ui.taskId();
 
   it('serves the page under a strict CSP with no inline script, and opens the demo card (spec §5.5)', async () => {
     const response = await page.goto(`${demo.url}/inspector/`);
@@ -162,10 +152,41 @@ describe.skipIf(NO_BROWSER !== undefined)('web inspector in chromium', { timeout
     );
   });
 
-  it('cancels slow while it runs (spec §3.1.5)', async () => {
+  it('sends a data part and a file part (spec §4.1.6)', async () => {
     await newChat();
-    await send('slow 30', true);
+    await page.click('summary:has-text("Data and file parts")');
+    await page.fill('#msg-data', '{"date":"2026-12-31"}');
+    await page.setInputFiles('#msg-file', {
+      name: 'note.txt',
+      mimeType: 'text/plain',
+      buffer: Buffer.from('file part body'),
+    });
+    await send('', false);
+    // The demo echoes a data part without a command as its JSON.
+    await page.locator('li[data-who=artifact]:has-text("2026-12-31")').waitFor(WAIT);
+    await tab('Wire');
+    const sent = page.locator('li[data-wire]:has-text("note.txt")').first();
+    await sent.waitFor(WAIT);
+    const body = (await sent.locator('h4:has-text("Request body") + pre').textContent()) ?? '';
+    expect(body).toContain('"data":{"date":"2026-12-31"}');
+    expect(body).toContain(`"raw":"${Buffer.from('file part body').toString('base64')}"`);
+    expect(body).toContain('"mediaType":"text/plain"');
+  });
+
+  it('cancels slow while it runs, its timeline growing live (spec §3.1.5)', async () => {
+    await newChat();
+    // Long enough never to end by itself on a loaded machine: the test cancels it.
+    await send('slow 600', true);
     await page.locator('[data-state=working]').first().waitFor(WAIT);
+    await page.click('button:has-text("Timeline")');
+    await page.locator('.tl-row').nth(1).waitFor(WAIT);
+    const seen = Number(await page.locator('[data-count]').getAttribute('data-count'));
+    await page.waitForFunction(
+      (n) => Number(document.querySelector('[data-count]')?.getAttribute('data-count')) > n,
+      seen,
+      WAIT,
+    );
+    await tab('Chat');
     await page.click('[data-action=cancel]');
     await page.locator('[data-state=canceled]').first().waitFor(WAIT);
     expect(await page.locator('[data-action=cancel]').count()).toBe(0);
@@ -173,7 +194,7 @@ describe.skipIf(NO_BROWSER !== undefined)('web inspector in chromium', { timeout
 
   it('resubscribes to a running task after a reload (spec §3.1.6)', async () => {
     await newChat();
-    await send('slow 30', true);
+    await send('slow 600', true);
     await page.locator('[data-state=working]').nth(1).waitFor(WAIT);
     const id = await taskId();
     await page.reload();
@@ -255,6 +276,13 @@ describe.skipIf(NO_BROWSER !== undefined)('web inspector in chromium', { timeout
     await streamed.locator('summary').click();
     expect(await streamed.locator('ol.frames li').count()).toBeGreaterThanOrEqual(5);
     await shot('wire');
+    await browser.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: demo.url });
+    await streamed.locator('button:has-text("Copy as curl")').click();
+    await streamed.locator('button:has-text("Copied")').waitFor(WAIT);
+    const copied = await page.evaluate(() => navigator.clipboard.readText());
+    expect(copied).toBe(await streamed.locator('pre.curl').textContent());
+    expect(copied).toMatch(/^curl -sS -X POST '.*' -H 'accept: text\/event-stream/);
+    expect(copied).toContain("-H 'authorization: Bearer •••'");
   });
 
   it('registers the built-in webhook and shows verified deliveries; a forged one is refused (spec §13.2)', async () => {
@@ -324,42 +352,62 @@ describe.skipIf(NO_BROWSER !== undefined)('web inspector in chromium', { timeout
   });
 
   it('keeps a 10,000-event timeline virtualised: few rows in the DOM, the last reachable', async () => {
-    // The page renders 10,000 events while the test acts on it: on a busy 2-core machine its
-    // main thread answers clicks late, so this test gives each action more time.
+    // The page draws the chunks once per frame, so 10,000 events stream in seconds; on a busy
+    // 2-core machine its main thread still answers late, so each wait here is on a condition
+    // with room to spare (never a fixed sleep).
     page.setDefaultTimeout(120_000);
-    await connect(long.url);
-    await newChat();
-    await send('go', true);
-    await page.locator('[data-state=completed]').last().waitFor({ timeout: 240_000 });
-    await page.click('text=Timeline');
-    await page.waitForFunction(
-      (n) => Number(document.querySelector('[data-count]')?.getAttribute('data-count')) >= n,
-      LONG_EVENTS,
-      { timeout: 60_000 },
-    );
-    const count = Number(await page.locator('[data-count]').getAttribute('data-count'));
-    expect(await page.locator('.tl-row').count()).toBeLessThan(60);
-    await page.locator('.tl-box').evaluate((box) => (box.scrollTop = box.scrollHeight));
-    await page.locator(`.tl-row[data-seq="${count}"]`).waitFor(WAIT);
-    expect(await page.locator('.tl-row').count()).toBeLessThan(60);
-    expect(await page.locator('.artifacts [data-artifact=long]').textContent()).toContain(
-      `c${LONG_EVENTS - 1}`,
-    );
-    page.setDefaultTimeout(30_000);
+    try {
+      await connect(long.url);
+      await newChat();
+      await send('go', true);
+      await page.locator('[data-state=completed]').last().waitFor({ timeout: 240_000 });
+      expect(await page.locator('li[data-who=artifact]').textContent()).toContain(
+        `c${LONG_EVENTS - 1}`,
+      );
+      await page.click('text=Timeline');
+      await page.waitForFunction(
+        (n) => Number(document.querySelector('[data-count]')?.getAttribute('data-count')) >= n,
+        LONG_EVENTS,
+        { timeout: 120_000 },
+      );
+      const count = Number(await page.locator('[data-count]').getAttribute('data-count'));
+      expect(count).toBe(LONG_EVENTS + 3); // the task, WORKING, 10,000 chunks, COMPLETED
+      expect(await page.locator('.tl-row').count()).toBeLessThan(60);
+      await page.locator('.tl-box').evaluate((box) => (box.scrollTop = box.scrollHeight));
+      await page.locator(`.tl-row[data-seq="${count}"]`).waitFor();
+      expect(await page.locator('.tl-row').count()).toBeLessThan(60);
+      expect(await page.locator('.artifacts [data-artifact=long]').textContent()).toContain(
+        `c${LONG_EVENTS - 1}`,
+      );
+    } finally {
+      page.setDefaultTimeout(30_000);
+    }
   }, 400_000);
 
   it('is keyboard accessible and readable on a narrow window', async () => {
+    await page.setViewportSize({ width: 1200, height: 900 });
+    await connect(demo.url);
     await page.focus('#tab-Card');
     await page.keyboard.press('ArrowRight');
     expect(await page.getAttribute('#tab-Chat', 'aria-selected')).toBe('true');
     expect(await page.evaluate(() => document.activeElement?.id)).toBe('tab-Chat');
+    // Ctrl+Enter in the message box sends it, no mouse needed.
+    await newChat();
+    await page.focus('#msg-text');
+    await page.keyboard.type('echo by keyboard');
+    await page.keyboard.press('Control+Enter');
+    await page.locator('li[data-who=artifact]:has-text("You said: by keyboard")').waitFor(WAIT);
     await page.setViewportSize({ width: 360, height: 800 });
-    await connect(demo.url);
-    await tab('Card');
-    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(
-      362,
-    );
-    await shot('narrow');
+    // No view is wider than the window (long URLs, JSON and curl lines wrap or scroll inside).
+    for (const name of ['Card', 'Chat', 'Tasks', 'Wire', 'Push', 'Auth']) {
+      await tab(name);
+      await page.locator(`#view-${name}`).waitFor(WAIT);
+      const width = await page.evaluate(() => document.documentElement.scrollWidth);
+      expect(width, `the ${name} view is ${width} px wide in a 360 px window`).toBeLessThanOrEqual(
+        362,
+      );
+      if (name === 'Card') await shot('narrow');
+    }
     expect(cspViolations).toEqual([]);
   });
 });

@@ -2,9 +2,10 @@
 import { spawn } from 'node:child_process';
 import { createInspector } from '../../inspector/handler.js';
 import { serveHandler, type HandlerServer } from '../../node/serve-handler.js';
+import { tlsClientFetch } from '../../node/tls-fetch.js';
 import { EXAMPLE_URL, type Command } from '../command.js';
 import { CliError, EXIT, UsageError } from '../exit-codes.js';
-import { booleanFlag, intFlag } from '../options.js';
+import { booleanFlag, intFlag, stringFlag } from '../options.js';
 import { noExtraArgs } from '../task-helpers.js';
 import { untilAborted } from './serve.js';
 
@@ -28,14 +29,20 @@ function openBrowser(url: string): void {
 export const inspectCommand: Command = {
   name: 'inspect',
   summary: 'open a web inspector for any A2A agent (card, chat, tasks, wire, push, auth)',
-  usage: ['inspect [URL] [--port N] [--open]'],
+  usage: ['inspect [URL] [--port N] [--open] [--cert FILE --key FILE] [--cacert FILE]'],
   flags: {
     port: { type: 'string', short: 'p' },
     open: { type: 'boolean' },
+    cert: { type: 'string' },
+    key: { type: 'string' },
+    cacert: { type: 'string' },
   },
   flagHelp: [
     ['-p, --port N', `port on 127.0.0.1 (default ${INSPECT_PORT}; 0 = any free port)`],
     ['--open', 'open the page in your browser'],
+    ['--cert FILE', 'client certificate (PEM) for agents that want mutual TLS'],
+    ['--key FILE', 'its private key (PEM)'],
+    ['--cacert FILE', "CA (PEM) to trust for the agent's server certificate"],
   ],
   examples: [
     'inspect',
@@ -53,7 +60,23 @@ export const inspectCommand: Command = {
       throw new UsageError(`"${target}" is not an http(s) URL`, `e.g. a2a inspect ${EXAMPLE_URL}`);
     }
     const port = intFlag(values, 'port', 0, 65535) ?? INSPECT_PORT;
-    const inspector = createInspector(target !== undefined ? { target } : {});
+    const files = {
+      cert: stringFlag(values, 'cert'),
+      key: stringFlag(values, 'key'),
+      ca: stringFlag(values, 'cacert'),
+    };
+    if ((files.cert === undefined) !== (files.key === undefined)) {
+      throw new UsageError('--cert and --key go together', 'give both, or neither');
+    }
+    let inspector: ReturnType<typeof createInspector>;
+    try {
+      inspector = createInspector({
+        ...(target !== undefined ? { target } : {}),
+        tls: { connect: tlsClientFetch, files },
+      });
+    } catch (error) {
+      throw new UsageError((error as Error).message, 'check the --cert, --key and --cacert files');
+    }
     let server: HandlerServer;
     try {
       server = await serveHandler((request) => inspector.handle(request), {

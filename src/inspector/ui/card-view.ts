@@ -127,14 +127,20 @@ export function CardView({ shared }: { shared: Shared }) {
       if (detail?.needsAuth) shared.askAuth('GetExtendedAgentCard needs credentials.');
     }
   };
-  return h('section', { class: 'card-view' }, [
+  return h('section', { class: 'card-view', 'data-card-url': report.cardUrl }, [
     h('p', { class: 'dim' }, ['Served at ', h('code', null, report.cardUrl)]),
     signatureLine(report.signature),
     h('h3', null, 'Validation'),
     report.valid
       ? h('p', { class: 'ok', 'data-valid': 'true' }, '✔ valid A2A 1.0 Agent Card')
       : h('div', { class: 'bad', 'data-valid': 'false' }, [
-          h('p', null, `✘ ${report.violations.length} problem(s)`),
+          h(
+            'p',
+            null,
+            report.legacy
+              ? `✘ an A2A 0.3 card, not a valid 1.0 one (${report.violations.length} problem(s)); the inspector reads it as the client does`
+              : `✘ ${report.violations.length} problem(s)`,
+          ),
           h(
             'ul',
             null,
@@ -149,6 +155,11 @@ export function CardView({ shared }: { shared: Shared }) {
         )
       : null,
     h('h3', null, 'Interfaces (preference order)'),
+    h(
+      'p',
+      { 'data-versions': report.versions.join(' ') },
+      `Protocol versions: ${report.versions.join(', ') || 'none'}${report.legacy ? ' (an A2A 0.3 card, read into the 1.0 shape)' : ''}`,
+    ),
     h('table', { class: 'interfaces' }, [
       h(
         'thead',

@@ -59,14 +59,22 @@ export function ChatView({ shared }: { shared: Shared }) {
   const add = (line: Omit<Line, 'key'>) =>
     setLines((all) => [...all, { ...line, key: `${all.length}-${Math.random()}` }]);
 
+  // The task in the page URL: written when it changes, not once per event (browsers throttle it).
+  const hashed = useRef(taskId);
   const remember = (id: string, ctx: string) => {
     setTaskId(id);
     if (ctx) setContextId(ctx);
-    hashTask(id);
+    if (hashed.current !== id) hashTask(id);
+    hashed.current = id;
   };
 
-  /** Shows one event; artifact chunks are appended in place to their artifact's line. */
+  /**
+   * Shows one event; artifact chunks are appended in place to their artifact's line. Chunks are
+   * drawn once per frame, not once each (a task may stream thousands); any other event draws the
+   * chunks before it first, so the page never shows a state ahead of its artifacts.
+   */
   const onEvent = (event: Json) => {
+    if (!('artifactUpdate' in event)) flushArtifacts();
     if ('task' in event) {
       const task = event.task as Task;
       remember(task.id, task.contextId);
@@ -92,7 +100,7 @@ export function ChatView({ shared }: { shared: Shared }) {
       remember(u.taskId, u.contextId);
       const before = u.append ? (artifacts.current.get(u.artifact.artifactId) ?? '') : '';
       artifacts.current.set(u.artifact.artifactId, before + partsText(u.artifact.parts));
-      showArtifacts();
+      drawArtifactsSoon();
     } else if ('message' in event) {
       const m = event.message as { parts: Json[]; taskId?: string; contextId?: string };
       if (m.contextId) setContextId(m.contextId);
@@ -106,6 +114,17 @@ export function ChatView({ shared }: { shared: Shared }) {
       add({ who: 'status', state: s, text: `${what}: ${message}` });
     } else
       add({ who: 'status', state: s, text: `${stateLabel(s)}${message ? `: ${message}` : ''}` });
+  };
+
+  const drawPending = useRef(0);
+  const drawArtifactsSoon = () => {
+    drawPending.current ||= requestAnimationFrame(flushArtifacts);
+  };
+  const flushArtifacts = () => {
+    if (!drawPending.current) return;
+    cancelAnimationFrame(drawPending.current);
+    drawPending.current = 0;
+    showArtifacts();
   };
 
   const showArtifacts = () =>
@@ -150,6 +169,7 @@ export function ChatView({ shared }: { shared: Shared }) {
     } catch (e) {
       if (!(e instanceof DOMException && e.name === 'AbortError')) fail(e);
     } finally {
+      flushArtifacts();
       setRunning(false);
     }
   };
@@ -209,12 +229,15 @@ export function ChatView({ shared }: { shared: Shared }) {
 
   const newChat = () => {
     abort.current?.abort();
+    cancelAnimationFrame(drawPending.current);
+    drawPending.current = 0;
     setLines([]);
     setTaskId('');
     setContextId('');
     setState('');
     artifacts.current = new Map();
     hashTask('');
+    hashed.current = '';
   };
 
   const open = taskId !== '' && !TERMINAL.has(state);

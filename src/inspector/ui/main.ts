@@ -48,7 +48,7 @@ function App() {
       setReport(result.report);
       setNeeds(result.needs);
       const first = result.report.interfaces.find((i) => i.usable);
-      setBinding(first?.protocolBinding ?? '');
+      setBinding(first?.choice ?? '');
       show('Card');
     } catch (e) {
       setError(e instanceof ApiFailure ? e.message : String(e));
@@ -65,7 +65,7 @@ function App() {
         setNeeds(state.needs);
         setUrl(state.agentUrl ?? '');
         const first = state.report.interfaces.find((i) => i.usable);
-        setBinding(first?.protocolBinding ?? '');
+        setBinding(first?.choice ?? '');
       } else if (state.target) {
         setUrl(state.target);
         void connect(state.target);
@@ -145,17 +145,16 @@ function App() {
                 value: binding,
                 onChange: (e: Event) => setBinding((e.target as HTMLSelectElement).value),
               },
-              [
-                ...report.interfaces.map((i) =>
+              // One option per binding and version (the card may list several URLs of one).
+              report.interfaces
+                .filter((i, n, all) => all.findIndex((o) => o.choice === i.choice) === n)
+                .map((i) =>
                   h(
                     'option',
-                    { value: i.protocolBinding, disabled: !i.usable },
-                    `${i.protocolBinding} ${i.protocolVersion}${i.note ? ` (${i.note})` : ''}`,
+                    { value: i.choice, disabled: !i.usable },
+                    `${i.protocolBinding} ${i.protocolVersion}${i.usable ? '' : ' (not spoken)'}`,
                   ),
                 ),
-                // The 0.3 client is being built separately: listed, not yet selectable.
-                h('option', { value: '0.3', disabled: true }, 'A2A 0.3 (coming)'),
-              ],
             ),
           ])
         : null,

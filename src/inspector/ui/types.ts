@@ -11,6 +11,8 @@ export interface InterfaceRow {
   protocolVersion: string;
   tenant?: string;
   usable: boolean;
+  /** The picker's value: `JSONRPC`, or `JSONRPC@0.3` for a 0.3 interface. */
+  choice: string;
   note?: string;
 }
 
@@ -61,6 +63,7 @@ export interface Report {
   warnings: string[];
   signature: Signature;
   interfaces: InterfaceRow[];
+  versions: string[];
   legacy: boolean;
 }
 
