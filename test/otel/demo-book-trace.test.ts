@@ -94,7 +94,7 @@ describe('docs/observability.md', () => {
       ATTR.httpStatus,
     ]);
     const doc = readFileSync(DOC, 'utf8');
-    const block = `${BEGIN}\n\`\`\`text\n${tree}\n\`\`\`\n${END}`;
+    const block = `${BEGIN}\n\n\`\`\`text\n${tree}\n\`\`\`\n\n${END}`; // as prettier lays it out
     if (process.env['A2A_WRITE_TRACE']) {
       const at = doc.indexOf(BEGIN);
       const to = doc.indexOf(END) + END.length;
