@@ -22,6 +22,7 @@ import { storesScenario } from './scenarios/stores.js';
 import { streamScenario } from './scenarios/stream.js';
 import { otelScenario } from './scenarios/otel.js';
 import { natsScenario } from './scenarios/nats.js';
+import { contractNetScenario } from './scenarios/contract-net.js';
 
 const RUN: Record<ScenarioName, (ctx: BenchContext) => Promise<ScenarioResult>> = {
   send: sendScenario,
@@ -34,6 +35,7 @@ const RUN: Record<ScenarioName, (ctx: BenchContext) => Promise<ScenarioResult>> 
   client: clientScenario,
   otel: otelScenario,
   nats: natsScenario,
+  'contract-net': contractNetScenario,
 };
 
 async function main(): Promise<void> {

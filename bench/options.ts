@@ -12,6 +12,7 @@ export const SCENARIOS = [
   'client',
   'otel',
   'nats',
+  'contract-net',
 ] as const;
 
 /** A scenario name. */

@@ -158,6 +158,7 @@ describe('architecture', () => {
       '@nats-io/jetstream': ['stores/nats'],
       // mcp/ carries trace context across the bridge (docs/mcp.md), loaded lazily like otel/.
       '@opentelemetry/api': ['otel', 'mcp'],
+      'http-message-signatures': ['did'],
     };
     const all = sources('.');
     for (const [pkg, folders] of Object.entries(owners)) {
@@ -205,11 +206,12 @@ describe('the demo and the examples', () => {
     expect(bad).toEqual([]);
   });
 
-  it('only node/ and push/ import node:http, node:https or node:http2', () => {
+  it('only node/, push/ and did/ (DID documents over HTTPS) import node:http, node:https or node:http2', () => {
     const users = sources('.').filter((file) =>
       imports(file).some((spec) => /^node:http[s2]?$/.test(spec)),
     );
-    expect(users.filter((f) => !f.startsWith('node/') && !f.startsWith('push/'))).toEqual([]);
+    const owners = ['node/', 'push/', 'did/'];
+    expect(users.filter((f) => !owners.some((o) => f.startsWith(o)))).toEqual([]);
   });
 
   it('no import cycles between folders', () => {

@@ -62,7 +62,7 @@ const p99 = (values: number[]) =>
 async function busLatency(seconds: number, pub: EventBus, sub: EventBus): Promise<number[]> {
   const taskId = `bench-${crypto.randomUUID()}`;
   let resolve: (() => void) | undefined;
-  await sub.subscribe(taskId, () => resolve?.());
+  await sub.subscribe('', taskId, () => resolve?.());
   let seq = 0;
   const event = {
     message: { messageId: 'm', role: 'ROLE_AGENT' as const, parts: [{ text: 'x' }] },
@@ -70,7 +70,7 @@ async function busLatency(seconds: number, pub: EventBus, sub: EventBus): Promis
   return timed(seconds, async () => {
     const delivered = new Promise<void>((r) => (resolve = r));
     const entry: LogEntry = { seq: ++seq, event };
-    await pub.publish(taskId, entry);
+    await pub.publish('', taskId, entry);
     await delivered;
   });
 }

@@ -1,7 +1,7 @@
 /**
  * `a2a-kit/accounting`: the service-accounting extension (docs/extensions/accounting.md) —
- * Duration, Energy and Amount; priced, metered agents; quotes, signed authorizations and
- * statements.
+ * Duration, Energy and Amount; quotes, signed authorizations and statements; the client side.
+ * An agent is priced and metered with `createAgent({ accounting })` (a2a-kit/server).
  */
 export {
   AssetMismatchError,
@@ -66,23 +66,17 @@ export type {
   PayerKeys,
   VerifyAuthorizationOptions,
 } from './authorization.js';
-export { AccountedTaskHandle } from './meter.js';
-export type { UsageReport } from './meter.js';
-export { createPricedAgent, quoteOf, statementOf } from './priced-agent.js';
-export type {
-  AccountingOptions,
-  AccountingRecord,
-  PricedAgent,
-  PricedExecutionContext,
-  SkillPricing,
-} from './priced-agent.js';
+export type { MeterState, UsageReport } from './meter.js';
+export type { AccountingOptions, SkillPricing } from './options.js';
+export { quoteOf, recordOf, statementOf } from './record.js';
+export type { AccountingRecord } from './record.js';
 export {
   accountingOf,
   requestQuote,
   sendAuthorized,
   withAccountingExtension,
   withAccountingRequest,
-} from './client.js';
-export type { QuoteOptions, Quoted, SendAuthorizedOptions } from './client.js';
-export { listStatements } from './statements.js';
-export type { StatementRow } from './statements.js';
+} from '../client/accounting.js';
+export type { QuoteOptions, Quoted, SendAuthorizedOptions } from '../client/accounting.js';
+export { listStatements } from '../client/accounting-statements.js';
+export type { StatementRow } from '../client/accounting-statements.js';

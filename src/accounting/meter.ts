@@ -1,10 +1,9 @@
 /**
  * The meter of one task (docs/extensions/accounting.md §5): server-clock duration of the time
  * the agent runs (time parked in INPUT_REQUIRED / AUTH_REQUIRED is not counted), the energy
- * and units of output the agent reports, and its steps. Carried across executions in the task's
- * metadata, so a restart loses nothing that was recorded.
+ * and units of output the agent reports, and its steps. Carried across executions in the accounting
+ * record (src/accounting/record.ts), so a restart loses nothing that was recorded.
  */
-import { TaskHandle } from '../server/task-handle.js';
 import { ENERGY_DECIMALS, type Energy } from './quantities.js';
 import { fromUnits, toUnits } from './decimal.js';
 import type { StatementStep } from './schemas.js';
@@ -94,20 +93,5 @@ export class Meter {
       units: fromUnits(this.units, ENERGY_DECIMALS),
       steps: [...this.steps],
     };
-  }
-}
-
-/** The `task` a priced agent's `execute` gets: the usual event builder plus `usage(…)`. */
-export class AccountedTaskHandle extends TaskHandle {
-  constructor(
-    base: TaskHandle,
-    private readonly meter: Meter,
-  ) {
-    super(base.id, base.contextId);
-  }
-
-  /** Reports energy, units of output or a named step (docs/extensions/accounting.md §5). */
-  usage(report: UsageReport): void {
-    this.meter.report(report);
   }
 }

@@ -3,7 +3,7 @@ import { newId } from '../core/ids.js';
 import type { Message } from '../core/schemas/index.js';
 import { duration } from './quantities.js';
 import { estimateEnergy, priceOf } from './pricing.js';
-import type { SkillPricing } from './priced-agent.js';
+import type { SkillPricing } from './options.js';
 import type { Quote } from './schemas.js';
 
 /** What {@link newQuote} needs. */

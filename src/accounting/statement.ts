@@ -7,7 +7,8 @@ import type { TaskState } from '../core/schemas/index.js';
 import { compareAmounts, duration, formatAmount, zeroOf } from './quantities.js';
 import { estimateEnergy, priceOf } from './pricing.js';
 import type { Meter } from './meter.js';
-import type { AccountingRecord, SkillPricing } from './priced-agent.js';
+import type { SkillPricing } from './options.js';
+import type { AccountingRecord } from './record.js';
 import type { Statement } from './schemas.js';
 
 /** What {@link buildStatement} needs. */

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { amount } from '../accounting/quantities.js';
-import { createPricedAgent } from '../accounting/priced-agent.js';
+import { createAgent } from '../server/agent.js';
 import { textOf } from '../core/parts.js';
 import { serve, type ServeResult } from '../node/serve.js';
 import { exportPrivateJwk, generateSigningKey } from '../security/signing-keys.js';
@@ -20,7 +20,7 @@ writeFileSync(keyFile, JSON.stringify(await exportPrivateJwk(key)));
 
 let served: ServeResult;
 beforeAll(async () => {
-  const agent = createPricedAgent({
+  const agent = createAgent({
     card: {
       name: 'Priced',
       description: 'Charges per word',

@@ -51,7 +51,8 @@ export async function fetchCard(
 ): Promise<AgentCard> {
   context.url = url;
   context.discovering = true;
-  const resolver = new AgentCardResolver({ timeoutMs: global.timeoutMs, fetch: options.fetch });
+  const signing = options.fetch ?? (await signedFetch(global));
+  const resolver = new AgentCardResolver({ timeoutMs: global.timeoutMs, fetch: signing });
   const headers = { ...global.headers };
   // The card endpoint may itself be protected (spec §8.2): a bearer token goes along.
   if (global.token !== undefined && !hasHeader(headers, 'authorization')) {
@@ -71,7 +72,8 @@ export async function connect(
   signal?: AbortSignal,
   out?: Pick<Output, 'error'>,
 ): Promise<A2AClient> {
-  const card = await fetchCard(url, global, context, { signal });
+  const signing = await signedFetch(global);
+  const card = await fetchCard(url, global, context, { signal, fetch: signing });
   const client = new A2AClient(card, {
     preferredBinding: global.binding,
     bindings: DEFAULT_BINDINGS, // gRPC only when asked for (--binding GRPC)
@@ -80,6 +82,7 @@ export async function connect(
     tenant: global.tenant,
     timeoutMs: global.timeoutMs,
     interceptors: credentialInterceptors(card, global),
+    fetch: signing,
     signal,
   });
   // Say which protocol version is spoken when it is not the current one (an A2A 0.3 agent).
@@ -90,6 +93,20 @@ export async function connect(
     );
   }
   return client;
+}
+
+/** A fetch signing as the `--did-key` identity (did:wba), or undefined without one. */
+async function signedFetch(global: GlobalOptions): Promise<typeof fetch | undefined> {
+  if (global.didKey === undefined) {
+    if (global.did === undefined) return undefined;
+    throw new UsageError(
+      '--did needs --did-key FILE, the private key to sign with',
+      'make one with `a2a did init --did did:wba:example.com --out key.jwk`',
+    );
+  }
+  const { loadDidIdentity } = await import('./did-identity.js');
+  const { didSignedFetch } = await import('../did/sign.js');
+  return didSignedFetch(await loadDidIdentity(global.didKey, global.did));
 }
 
 /** The transports to use: the defaults, plus gRPC when asked for (loaded only then). */

@@ -76,6 +76,12 @@ function agentError(error: A2AError): Report {
         ...base,
         message: `version mismatch: the agent refused A2A ${PROTOCOL_VERSION}: ${error.message}; this client speaks ${PROTOCOL_VERSION}`,
       };
+    case 'TASK_GENERATION_MISMATCH':
+      return {
+        ...base,
+        message,
+        hint: 'the task changed since you read it: `a2a get <url> <id>` shows it, then decide whether to send again',
+      };
     case 'INVALID_PARAMS':
       return {
         ...base,

@@ -32,6 +32,8 @@ export const GLOBAL_FLAGS: FlagSpecs = {
   timeout: { type: 'string' },
   token: { type: 'string' },
   'api-key': { type: 'string' },
+  did: { type: 'string' },
+  'did-key': { type: 'string' },
   help: { type: 'boolean', short: 'h' },
   version: { type: 'boolean' },
 };
@@ -55,6 +57,8 @@ export const GLOBAL_FLAG_HELP: readonly (readonly [string, string])[] = [
   ],
   ['--token TOKEN', "bearer token, sent as the card's HTTP/OAuth scheme asks"],
   ['--api-key [NAME=]VALUE', "API key, placed where the card's API key scheme says"],
+  ['--did-key FILE', 'sign every request as a did:wba DID with this key (a2a did init)'],
+  ['--did DID', 'the did:wba DID to sign as (default: the one did init stored in the key file)'],
   ['-h, --help', 'show help (`a2a <verb> --help` for one verb)'],
   ['--version', 'print the a2a-kit version'],
 ];
@@ -150,6 +154,10 @@ export interface GlobalOptions {
   timeoutMs?: number | undefined;
   token?: string | undefined;
   apiKey?: { name?: string | undefined; value: string } | undefined;
+  /** `--did-key FILE`: sign requests as a did:wba DID with this private key. */
+  didKey?: string | undefined;
+  /** `--did DID`: the DID (default: the one stored in the key file). */
+  did?: string | undefined;
 }
 
 /** Reads and checks the global flags. */
@@ -194,5 +202,7 @@ export function globalOptions(values: FlagValues): GlobalOptions {
     options.apiKey =
       eq > 0 ? { name: apiKey.slice(0, eq), value: apiKey.slice(eq + 1) } : { value: apiKey };
   }
+  options.didKey = stringFlag(values, 'did-key');
+  options.did = stringFlag(values, 'did');
   return options;
 }

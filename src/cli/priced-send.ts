@@ -5,8 +5,8 @@
 import { readFile } from 'node:fs/promises';
 import type { JWK } from 'jose';
 import { authorize } from '../accounting/authorization.js';
-import { requestQuote, sendAuthorized } from '../accounting/client.js';
-import { statementOf } from '../accounting/priced-agent.js';
+import { requestQuote, sendAuthorized } from '../client/accounting.js';
+import { statementOf } from '../accounting/record.js';
 import { compareAmounts, formatAmount, parseAmount } from '../accounting/quantities.js';
 import type { A2AClient } from '../client/client.js';
 import type { Message } from '../core/schemas/index.js';

@@ -37,10 +37,19 @@ describe('error catalog', () => {
   it('[169] gives the A2A errors the codes -32001..-32009 and v1.0.1 statuses', () => {
     const a2a = Object.values(ERROR_CATALOG).filter((m) => m.a2a);
     expect(a2a.map((m) => m.jsonrpc)).toEqual([
-      -32001, -32002, -32003, -32004, -32005, -32006, -32007, -32008, -32009,
+      -32001, -32002, -32003, -32004, -32005, -32006, -32007, -32008, -32009, -32010,
     ]);
     expect(ERROR_CATALOG.TASK_NOT_CANCELABLE.http).toBe(400);
     expect(ERROR_CATALOG.VERSION_NOT_SUPPORTED.grpc).toBe('FAILED_PRECONDITION');
+  });
+
+  it("maps the 1.1 draft's TaskGenerationMismatchError as the draft does (spec dev-1.1 §5.4)", () => {
+    expect(ERROR_CATALOG.TASK_GENERATION_MISMATCH).toMatchObject({
+      a2a: true,
+      jsonrpc: -32010,
+      http: 409,
+      grpc: 'ABORTED',
+    });
   });
 
   it('gives PAYLOAD_TOO_LARGE an ErrorInfo in the a2a-kit domain, read back by clients', () => {

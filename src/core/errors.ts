@@ -9,6 +9,7 @@ export type GrpcStatusName =
   | 'INVALID_ARGUMENT'
   | 'NOT_FOUND'
   | 'FAILED_PRECONDITION'
+  | 'ABORTED'
   | 'UNIMPLEMENTED'
   | 'INTERNAL'
   | 'UNAUTHENTICATED'
@@ -47,6 +48,8 @@ export const ERROR_CATALOG = {
   EXTENDED_AGENT_CARD_NOT_CONFIGURED: { message: 'No extended agent card is configured', a2a: true, jsonrpc: -32007, http: 400, grpc: 'FAILED_PRECONDITION' },
   EXTENSION_SUPPORT_REQUIRED: { message: 'A required extension was not activated', a2a: true, jsonrpc: -32008, http: 400, grpc: 'FAILED_PRECONDITION' },
   VERSION_NOT_SUPPORTED: { message: 'Protocol version not supported', a2a: true, jsonrpc: -32009, http: 400, grpc: 'FAILED_PRECONDITION' },
+  // A2A 1.1 draft (spec dev-1.1 §3.2.7, §5.4), served behind A2AServerOptions.generations.
+  TASK_GENERATION_MISMATCH: { message: 'Task generation mismatch', a2a: true, jsonrpc: -32010, http: 409, grpc: 'ABORTED' },
   PARSE_ERROR: { message: 'Request body is not valid JSON', a2a: false, jsonrpc: -32700, http: 400, grpc: 'INVALID_ARGUMENT' },
   INVALID_REQUEST: { message: 'Invalid request', a2a: false, jsonrpc: -32600, http: 400, grpc: 'INVALID_ARGUMENT' },
   METHOD_NOT_FOUND: { message: 'Method not found', a2a: false, jsonrpc: -32601, http: 404, grpc: 'NOT_FOUND' },

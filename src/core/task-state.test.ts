@@ -73,6 +73,14 @@ describe('TaskProjection', () => {
     expect(p.task.history?.map((m) => m.messageId)).toEqual(['which date?']);
   });
 
+  it("leaves Task.metadata alone: a status update's metadata is the update's (spec §4.2.1)", () => {
+    const p = new TaskProjection({ ...task(), metadata: { kept: 1 } });
+    const update = status('TASK_STATE_COMPLETED', 'done');
+    p.apply({ statusUpdate: { ...update.statusUpdate, metadata: { 'urn:x': { a: 1 } } } });
+    expect(p.task.metadata).toEqual({ kept: 1 });
+    expect(p.task.status.state).toBe('TASK_STATE_COMPLETED');
+  });
+
   it('appends chunks to the artifact with the same id and keeps the events unaliased', () => {
     const p = new TaskProjection(task());
     const first = chunk('a');

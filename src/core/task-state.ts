@@ -116,12 +116,11 @@ export class TaskProjection {
       }
       this.task.status = status;
       if (status.message) this.addHistory(status.message);
-      // A status update's metadata is also the task's (shallow, per key): extensions such as
-      // accounting (docs/extensions/accounting.md) keep their per-task record there.
-      const { metadata } = event.statusUpdate;
-      if (metadata) this.task.metadata = { ...this.task.metadata, ...metadata };
+      if (event.statusUpdate.generation) this.task.generation = event.statusUpdate.generation;
+      // The update's own `metadata` belongs to that update (spec §4.2.1), not to the Task.
     } else if ('artifactUpdate' in event) {
-      const { artifact, append } = event.artifactUpdate;
+      const { artifact, append, generation } = event.artifactUpdate;
+      if (generation) this.task.generation = generation;
       const existing = this.artifactIndex.get(artifact.artifactId);
       if (append && existing) {
         for (const p of artifact.parts) existing.parts.push(p);

@@ -2,13 +2,14 @@
  * FIPA Contract Net over A2A (docs/extensions/delegation.md §2): a call for proposals to N
  * agents (found by their cards' skill tags), bids collected until a deadline (each bid is an
  * accounting-extension quote on the bidder's own task), ranked by a policy, one award (the signed
- * authorization of exactly that quote, bound by its digest), re-award to the next bidder when
+ * authorization of exactly that quote, bound by its digest, sent with the A2A 1.1 draft's
+ * `ifGenerationMatch` on the bid task's generation when the contractor implements it), re-award to the next bidder when
  * the winner fails or times out, within a total budget; the other bidders' tasks are canceled.
  */
 import { authorize, type PayerKey } from '../accounting/authorization.js';
-import { requestQuote, sendAuthorized, withAccountingExtension } from '../accounting/client.js';
+import { requestQuote, sendAuthorized, withAccountingExtension } from '../client/accounting.js';
 import { ACCOUNTING_EXTENSION } from '../accounting/extension.js';
-import { statementOf } from '../accounting/priced-agent.js';
+import { statementOf } from '../accounting/record.js';
 import {
   addAmounts,
   compareAmounts,
@@ -128,8 +129,15 @@ async function run(
         },
         () => undefined,
       );
-      const { quote } = await raceSignal(asked, deadline);
-      const bid: Bid = { bidder, agent: client.card.name, quote, arrival: arrival++ };
+      const { quote, task } = await raceSignal(asked, deadline);
+      const bid: Bid = {
+        bidder,
+        agent: client.card.name,
+        quote,
+        arrival: arrival++,
+        // spec dev-1.1 §3.2.7: 0 or absent means the server does not implement generations.
+        ...(task.generation ? { generation: task.generation } : {}),
+      };
       contractors.set(bid, contractor);
       bids.push(bid);
       emit({ type: 'bid', bid });
@@ -170,7 +178,14 @@ async function run(
       const signal = options.awardTimeout
         ? timeoutSignal(options.awardTimeout, options.signal)
         : options.signal;
-      const sent = sendAuthorized(contractor.client, bid.quote, jws, signal ? { signal } : {});
+      // The award applies to exactly the bid seen: a task that moved on since is refused with
+      // TASK_GENERATION_MISMATCH before the agent runs (spec dev-1.1 §3.2.2).
+      const sent = sendAuthorized(contractor.client, bid.quote, jws, {
+        ...(signal ? { signal } : {}),
+        ...(bid.generation !== undefined
+          ? { configuration: { ifGenerationMatch: bid.generation } }
+          : {}),
+      });
       const task = signal ? await raceSignal(sent, signal) : await sent;
       const statement = statementOf(task);
       if (statement?.charged) {

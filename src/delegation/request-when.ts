@@ -1,69 +1,46 @@
 /**
  * FIPA Request-When over A2A (docs/extensions/delegation.md §3): "when task T (at agent A)
  * reaches a state, or produces an artifact named X, send message M to agent B". Built on
- * SubscribeToTask (spec §3.1.6) with a GetTask check first; the pending requests live in a
- * {@link RequestWhenStore}, so `resumeRequestWhen` re-arms them after the delegating process
- * restarts.
+ * SubscribeToTask (spec §3.1.6) with a GetTask check first. The request lives in a
+ * {@link RequestWhenStore} (memory, SQLite or PostgreSQL: src/stores/*\/request-when.ts) with the
+ * last stream event id seen, so `resumeRequestWhen` re-arms it after the delegating process
+ * restarts and continues the stream after that event (`Last-Event-ID`). The send is claimed in
+ * the store first, so `then` fires once even when two resumed processes watch one record.
  */
 import { A2AClient } from '../client/client.js';
 import { newId } from '../core/ids.js';
-import type { Message, StreamResponse, Task, TaskState } from '../core/schemas/index.js';
+import type { Message, StreamResponse, Task } from '../core/schemas/index.js';
 import { isTerminal } from '../core/task-state.js';
+import type { RequestWhenCondition, RequestWhenRecord, RequestWhenStore } from '../stores/types.js';
 
-/** The condition on the watched task. */
-export interface WhenCondition {
-  /** The watched task's agent URL and task id. */
-  agent: string;
-  taskId: string;
-  /** Fire when the task reaches this state (default COMPLETED). */
-  state?: TaskState;
-  /** And has an artifact with this name. */
-  artifactName?: string;
-}
+export type { RequestWhenRecord, RequestWhenStore } from '../stores/types.js';
+export { MemoryRequestWhenStore } from '../stores/memory/request-when.js';
 
-/** A request waiting for its condition. */
-export interface RequestWhenRecord {
-  id: string;
-  when: WhenCondition;
-  then: { agent: string; message: Message };
-  status: 'waiting' | 'sent' | 'dropped';
-  /** The task `then` created, once sent. */
-  sentTaskId?: string;
-  reason?: string;
-}
-
-/** Where pending requests are kept (durable implementations survive restarts). */
-export interface RequestWhenStore {
-  put(record: RequestWhenRecord): Promise<void>;
-  list(): Promise<RequestWhenRecord[]>;
-}
-
-/** Keeps requests in memory (tests, or a process that need not survive restarts). */
-export class MemoryRequestWhenStore implements RequestWhenStore {
-  private readonly records = new Map<string, RequestWhenRecord>();
-  put(record: RequestWhenRecord): Promise<void> {
-    this.records.set(record.id, structuredClone(record));
-    return Promise.resolve();
-  }
-  list(): Promise<RequestWhenRecord[]> {
-    return Promise.resolve([...this.records.values()].map((r) => structuredClone(r)));
-  }
-}
+/** The condition on the watched task; `agent` may come from the options instead. */
+export type WhenCondition = Omit<RequestWhenCondition, 'agent'> & { agent?: string };
 
 /** Options of {@link requestWhen}. */
 export interface RequestWhenOptions {
   store: RequestWhenStore;
+  /** The watched task's agent URL (or `when.agent`). */
+  agent?: string;
   when: WhenCondition;
   then: { agent: string; message: Message };
   connect?: (url: string) => Promise<A2AClient>;
   signal?: AbortSignal;
 }
 
+type WatchOptions = Pick<RequestWhenOptions, 'store' | 'connect' | 'signal'>;
+
 /** Records the request, then watches; resolves with the record once it was sent or dropped. */
 export async function requestWhen(options: RequestWhenOptions): Promise<RequestWhenRecord> {
+  const agent = options.when.agent ?? options.agent;
+  if (agent === undefined) {
+    throw new TypeError('requestWhen: name the watched agent (`agent` or `when.agent`)');
+  }
   const record: RequestWhenRecord = {
     id: newId(),
-    when: options.when,
+    when: { ...options.when, agent },
     then: options.then,
     status: 'waiting',
   };
@@ -71,15 +48,13 @@ export async function requestWhen(options: RequestWhenOptions): Promise<RequestW
   return watch(record, options);
 }
 
-/** Re-arms every waiting request of `store` (after a restart); resolves when all settle. */
-export async function resumeRequestWhen(
-  options: Pick<RequestWhenOptions, 'store' | 'connect' | 'signal'>,
-): Promise<RequestWhenRecord[]> {
-  const waiting = (await options.store.list()).filter((r) => r.status === 'waiting');
-  return Promise.all(waiting.map((r) => watch(r, { ...options, when: r.when, then: r.then })));
+/** Re-arms every pending request of `store` (after a restart); resolves when all settle. */
+export async function resumeRequestWhen(options: WatchOptions): Promise<RequestWhenRecord[]> {
+  const pending = await options.store.pending();
+  return Promise.all(pending.map((r) => watch(r, options)));
 }
 
-function matches(task: Task, when: WhenCondition): boolean | 'never' {
+function matches(task: Task, when: RequestWhenCondition): boolean | 'never' {
   const wanted = when.state ?? 'TASK_STATE_COMPLETED';
   if (task.status.state !== wanted) return isTerminal(task.status.state) ? 'never' : false;
   return (
@@ -88,41 +63,26 @@ function matches(task: Task, when: WhenCondition): boolean | 'never' {
   );
 }
 
-async function watch(
-  record: RequestWhenRecord,
-  options: RequestWhenOptions,
-): Promise<RequestWhenRecord> {
+async function watch(record: RequestWhenRecord, options: WatchOptions): Promise<RequestWhenRecord> {
   const connect = options.connect ?? ((url: string) => A2AClient.connect(url));
-  const watched = await connect(record.when.agent);
-  let task = await watched.getTask({ id: record.when.taskId });
-  let verdict = matches(task, record.when);
-  if (verdict === false) {
-    try {
-      for await (const event of watched.subscribeToTask(
-        { id: record.when.taskId },
-        options.signal ? { signal: options.signal } : {},
-      )) {
-        task = apply(task, event);
-        verdict = matches(task, record.when);
-        if (verdict !== false) break;
-      }
-    } catch (error) {
-      // The task may have finished between GetTask and the subscription (a terminal task takes
-      // no subscriber, spec §3.1.6): read it again below.
-      if (options.signal?.aborted) throw error;
+  if (record.status === 'waiting') {
+    const verdict = await condition(record, options, connect);
+    if (verdict !== true) {
+      record.status = 'dropped';
+      record.reason = verdict;
+      await options.store.put(record);
+      return record;
     }
-    if (verdict === false) task = await watched.getTask({ id: record.when.taskId });
-    verdict = matches(task, record.when);
+    // Only one watcher moves the record on to `sending`: the others leave it to that one.
+    if (!(await options.store.claim(record.id))) {
+      return (await options.store.get(record.id)) ?? record;
+    }
+    record.status = 'sending';
   }
-  if (verdict !== true) {
-    record.status = 'dropped';
-    record.reason = `task ${task.id} ended ${task.status.state} without meeting the condition`;
-    await options.store.put(record);
-    return record;
-  }
+  // `sending`: claimed now, or before a crash; the messageId is the record's, so a resend after a
+  // crash between send and put is a retry an agent that indexes messageIds recognizes (spec
+  // §3.3.1) rather than a second request.
   const target = await connect(record.then.agent);
-  // The messageId is the record's: a resend after a crash between send and put is a retry the
-  // agent recognizes (spec §3.3.1), not a second request.
   const sent = await target.sendMessage({
     message: { ...record.then.message, messageId: `request-when-${record.id}` },
     configuration: { returnImmediately: true },
@@ -131,6 +91,49 @@ async function watch(
   if ('task' in sent) record.sentTaskId = sent.task.id;
   await options.store.put(record);
   return record;
+}
+
+/** Watches until the condition holds (true) or cannot any more (why not). */
+async function condition(
+  record: RequestWhenRecord,
+  options: WatchOptions,
+  connect: (url: string) => Promise<A2AClient>,
+): Promise<true | string> {
+  const { when } = record;
+  const watched = await connect(when.agent);
+  let task = await watched.getTask({ id: when.taskId });
+  let verdict = matches(task, when);
+  if (verdict === false) {
+    try {
+      const stream = watched.subscribeToTask(
+        { id: when.taskId },
+        {
+          ...(options.signal ? { signal: options.signal } : {}),
+          ...(record.lastEventId !== undefined ? { lastEventId: record.lastEventId } : {}),
+        },
+      );
+      for await (const event of stream) {
+        task = apply(task, event);
+        const at = stream.lastEventId;
+        if (at !== undefined && at !== record.lastEventId) {
+          record.lastEventId = at;
+          await options.store.seen(record.id, at);
+        }
+        verdict = matches(task, when);
+        if (verdict !== false) break;
+      }
+    } catch (error) {
+      // The task may have finished between GetTask and the subscription (a terminal task takes
+      // no subscriber, spec §3.1.6): read it again below.
+      if (options.signal?.aborted) throw error;
+    }
+    // Stopped (the delegating process shuts down): the record stays `waiting` for a resume.
+    if (options.signal?.aborted) throw abortError(options.signal);
+    if (verdict === false) task = await watched.getTask({ id: when.taskId });
+    verdict = matches(task, when);
+  }
+  if (verdict === true) return true;
+  return `task ${task.id} ended ${task.status.state} without meeting the condition`;
 }
 
 function apply(task: Task, event: StreamResponse): Task {
@@ -143,4 +146,9 @@ function apply(task: Task, event: StreamResponse): Task {
     return { ...task, artifacts: [...artifacts, event.artifactUpdate.artifact] };
   }
   return task;
+}
+
+function abortError(signal: AbortSignal): Error {
+  const reason: unknown = signal.reason;
+  return reason instanceof Error ? reason : new Error('request-when watch aborted');
 }

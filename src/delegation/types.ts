@@ -11,6 +11,12 @@ export interface Bid {
   readonly quote: Quote;
   /** Order of arrival (0 first): the tie-breaker of every policy. */
   readonly arrival: number;
+  /**
+   * The bid task's A2A 1.1 draft `generation` when the bid was seen (a contractor serving
+   * `generations: true`): the award is sent with `ifGenerationMatch` on it, so it applies to
+   * exactly that bid. Undefined when the contractor does not implement generations.
+   */
+  readonly generation?: number;
 }
 
 /** Every step of a Contract Net run, in order (render it, or log it). */

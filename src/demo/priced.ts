@@ -3,8 +3,8 @@
  * charges a flat fee plus a price per word, reports its energy, and can be told to fail after the
  * award (to show a Contract Net re-award). Three of them make the contract-net demo.
  */
-import { amount, createPricedAgent, type PayerKeys } from '../accounting/index.js';
-import type { Agent } from '../server/index.js';
+import { amount, type PayerKeys } from '../accounting/index.js';
+import { createAgent, type Agent } from '../server/index.js';
 import { textOf } from '../server/index.js';
 import { sleep } from './command.js';
 
@@ -32,7 +32,7 @@ const WORDS: Record<string, string> = {
 /** A priced translator agent (the demo's priced skill). */
 export function pricedTranslator(options: TranslatorOptions): Agent {
   const words = (text: string) => text.split(/\s+/).filter(Boolean);
-  return createPricedAgent({
+  return createAgent({
     card: {
       name: options.name,
       description: `Translates English into Spanish, ${options.fee} USD + ${options.perWord} USD a word`,

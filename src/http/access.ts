@@ -109,5 +109,19 @@ export function authRequest(binding: string, req: HttpRequest, query: string): A
     },
     ...(req.clientCertificate === undefined ? {} : { clientCertificate: req.clientCertificate }),
     ...(req.remoteAddress === undefined ? {} : { remoteAddress: req.remoteAddress }),
+    // Built when a scheme reads it (signed requests): the URL the client called.
+    get message() {
+      return { method: req.method, url: targetUri(req), body: req.body };
+    },
   };
+}
+
+/**
+ * The target URI of a request (RFC 9110 §7.1): its origin (the adapter's, else the scheme of
+ * the connection and the Host header), mount path, path and query.
+ */
+export function targetUri(req: HttpRequest): string {
+  const origin =
+    req.origin ?? `${req.secure ? 'https' : 'http'}://${req.headers.get('host') ?? 'localhost'}`;
+  return origin + (req.basePath ?? '') + req.url;
 }

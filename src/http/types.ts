@@ -23,6 +23,8 @@ export interface HttpRequest {
   readonly bodyTooLarge?: boolean | undefined;
   /** `scheme://host[:port]` of the request when the adapter knows it (fetch does). */
   readonly origin?: string | undefined;
+  /** True when the request came over TLS (node:https); tells `https` from `http` without an origin. */
+  readonly secure?: boolean | undefined;
   /** Aborted when the client goes away. */
   readonly signal?: AbortSignal | undefined;
   /** The peer's IP address, when the adapter knows it (rate limits of anonymous callers). */

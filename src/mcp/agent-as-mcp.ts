@@ -19,7 +19,7 @@ import { MCP_STATUS_OF, mcpCodeOf, MCP_INVALID_PARAMS } from './mapping.js';
 import { DEFAULT_INLINE_CHARS, messageResult, taskResult } from './render.js';
 import { loadMcpSdk, type McpSdk } from './sdk.js';
 import { bridgeTools, type BridgeTool, type BridgeToolOptions } from './tools.js';
-import { outgoingTrace, traceFieldsOf } from './trace.js';
+import { inTraceOf, outgoingTrace } from './trace.js';
 
 /** Options of {@link createA2AMcpBridge}. */
 export interface A2AMcpBridgeOptions extends BridgeToolOptions {
@@ -75,14 +75,16 @@ export class A2AMcpBridge {
     server.setRequestHandler(t.ListToolsRequestSchema, () => ({
       tools: this.tools.map(({ skill: _skill, ...tool }) => tool),
     }));
+    // Each request runs in the trace context of its `_meta` (trace.ts), the A2A calls it makes
+    // included.
     server.setRequestHandler(t.CallToolRequestSchema, (request, extra) =>
-      this.callTool(server, request.params, extra),
+      inTraceOf(request.params._meta, () => this.callTool(server, request.params, extra)),
     );
     server.setRequestHandler(t.GetTaskRequestSchema, (request) =>
-      this.protocol(async () => this.mcpTask(await this.task(request.params.taskId))),
+      this.protocol(async () => this.mcpTask(await this.task(request.params.taskId)), request),
     );
     server.setRequestHandler(t.GetTaskPayloadRequestSchema, (request, extra) =>
-      this.protocol(() => this.taskPayload(server, request.params.taskId, extra)),
+      this.protocol(() => this.taskPayload(server, request.params.taskId, extra), request),
     );
     server.setRequestHandler(t.CancelTaskRequestSchema, (request) =>
       this.protocol(async () => {
@@ -91,7 +93,7 @@ export class A2AMcpBridge {
           throw new t.McpError(MCP_INVALID_PARAMS, `Task ${id} is already completed`);
         }
         return this.mcpTask(await this.client.cancelTask({ id }));
-      }),
+      }, request),
     );
     server.setRequestHandler(t.ListTasksRequestSchema, (request) =>
       this.protocol(async () => {
@@ -101,7 +103,7 @@ export class A2AMcpBridge {
           tasks: page.tasks.map((task) => this.mcpTask(task)),
           ...(page.nextPageToken ? { nextCursor: page.nextPageToken } : {}),
         };
-      }),
+      }, request),
     );
     return server;
   }
@@ -138,10 +140,16 @@ export class A2AMcpBridge {
     return { ...taskResult(task, this.inline), _meta: meta };
   }
 
-  /** Runs a protocol method; A2A errors become MCP errors with the mapped code. */
-  private async protocol<T>(run: () => Promise<T>): Promise<T> {
+  /**
+   * Runs a protocol method in the trace context of its request's `_meta`; A2A errors become
+   * MCP errors with the mapped code.
+   */
+  private async protocol<T>(
+    run: () => Promise<T>,
+    request: { params?: { _meta?: Args | undefined } | undefined },
+  ): Promise<T> {
     try {
-      return await run();
+      return await inTraceOf(request.params?._meta, run);
     } catch (error) {
       if (isA2AError(error))
         throw new this.sdk.types.McpError(mcpCodeOf(error.code), error.message);
@@ -155,7 +163,7 @@ export class A2AMcpBridge {
     const t = this.sdk.types;
     return {
       signal: extra.signal,
-      headers: await outgoingTrace(traceFieldsOf(meta ?? extra._meta)),
+      headers: await outgoingTrace(),
       pollMs: this.pollMs,
       progress:
         token === undefined
@@ -185,7 +193,7 @@ export class A2AMcpBridge {
     if (!tool)
       throw new this.sdk.types.McpError(MCP_INVALID_PARAMS, `Unknown tool: ${params.name}`);
     const args = params.arguments ?? {};
-    const headers = await outgoingTrace(traceFieldsOf(params._meta));
+    const headers = await outgoingTrace();
     try {
       switch (tool.name) {
         case 'get_task':

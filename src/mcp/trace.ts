@@ -30,18 +30,33 @@ const getter = {
 };
 
 /**
- * The trace fields to send on: the context in `incoming` (MCP `_meta`, or HTTP headers as a
- * lower-case record) if it holds one, else the active context (a span of the caller's own
- * instrumentation). Empty when nothing is traced.
+ * The trace fields of the active context (a span of the caller's own instrumentation, or the
+ * context {@link inTraceOf} made active), to send on. Empty when nothing is traced.
  */
-export async function outgoingTrace(incoming?: Record<string, unknown>): Promise<TraceCarrier> {
+export async function outgoingTrace(): Promise<TraceCarrier> {
   const o = await otel();
   if (!o) return {};
-  const base = o.context.active();
-  const ctx = incoming ? o.propagation.extract(base, incoming, getter) : base;
   const carrier: TraceCarrier = {};
-  o.propagation.inject(ctx, carrier);
+  o.propagation.inject(o.context.active(), carrier);
   return carrier;
+}
+
+/**
+ * Runs `run` with the trace context of `meta` (an MCP request's `_meta.traceparent`,
+ * `tracestate`, `baggage`) as the active context, so everything it does continues the MCP
+ * caller's trace: the spans an instrumented A2AClient opens (a2a-kit/otel's interceptor) are
+ * children of the caller's span, and {@link outgoingTrace} sends it on. Without those fields, or
+ * without @opentelemetry/api, `run` runs in the context as it is.
+ */
+export async function inTraceOf<T>(
+  meta: Record<string, unknown> | undefined,
+  run: () => Promise<T>,
+): Promise<T> {
+  const fields = traceFieldsOf(meta);
+  if (fields['traceparent'] === undefined) return run();
+  const o = await otel();
+  if (!o) return run();
+  return o.context.with(o.propagation.extract(o.context.active(), fields, getter), run);
 }
 
 /** Only the W3C fields of `meta` (traceparent, tracestate, baggage), as MCP `_meta` holds them. */

@@ -14,3 +14,4 @@ export { DEFAULT_CONNECTION_LIMITS } from './connections.js';
 export type { ConnectionLimits } from './connections.js';
 export { DEFAULT_JWKS_PATH } from './signed-card.js';
 export type { SignCardOptions } from './signed-card.js';
+export type { ServeDidOptions } from './serve-did.js';

@@ -111,6 +111,7 @@ class NodeRequest implements HttpRequest {
   readonly bodyTooLarge: boolean;
   readonly remoteAddress: string | undefined;
   readonly clientCertificate: ClientCertificate | undefined;
+  readonly secure: boolean;
   private disconnect: AbortSignal | undefined;
 
   constructor(
@@ -127,6 +128,7 @@ class NodeRequest implements HttpRequest {
     const peer = peerOf(req);
     this.remoteAddress = peer.remoteAddress;
     this.clientCertificate = peer.clientCertificate;
+    this.secure = 'encrypted' in req.socket && req.socket.encrypted === true;
   }
 
   get signal(): AbortSignal {

@@ -17,6 +17,7 @@ import { loadGrpc, startGrpc, type GrpcListener, type GrpcListenOptions } from '
 import { loadNats, natsAuthenticate, type NatsListenOptions } from './nats.js';
 import { toNodeListener } from './listener.js';
 import { accessControlOf, grpcSecurity, servedHandler } from './secure.js';
+import { ServedDid, type ServeDidOptions } from './serve-did.js';
 import {
   servedPush,
   type ServedPush,
@@ -78,6 +79,11 @@ export interface ServeOptions
    * it (anyone who reaches the port can then use the inspector's credentials). Off by default.
    */
   inspector?: boolean | ServeInspectorOptions | undefined;
+  /**
+   * The agent's did:wba identity (docs/trust-identity.md): its DID document is served at the path
+   * the DID names and push deliveries are signed with its key (RFC 9421).
+   */
+  did?: ServeDidOptions | undefined;
 }
 
 /** Options of `serve({ inspector })`. */
@@ -98,6 +104,8 @@ export interface ServeResult {
   grpcUrl?: string | undefined;
   /** The NATS interface's `nats://host:port/<subject>`, when serving NATS. */
   natsUrl?: string | undefined;
+  /** The agent's did:wba DID, when served with `did`. */
+  did?: string | undefined;
   /** Stops listening, drops keep-alive sockets and open streams at once, releases the server. */
   close(): Promise<void>;
 }
@@ -115,7 +123,13 @@ export async function serve(
   if (!owned && options.push !== undefined) {
     throw new TypeError('serve(server, { push }): give push to the A2AServer you pass instead');
   }
-  const push = await servedPush(options.push, options.store);
+  const did = options.did && new ServedDid(options.did);
+  const signer = did?.requestSigner;
+  const pushOptions =
+    signer && options.push && !('notifier' in options.push) && !options.push.requestSigner
+      ? { ...options.push, requestSigner: signer }
+      : options.push;
+  const push = await servedPush(pushOptions, options.store);
   let server: A2AServer;
   try {
     server =
@@ -186,7 +200,7 @@ export async function serve(
     ...(options.extraInterfaces ?? []),
   ];
   server.setInterfaces(cardInterfaces(url, { ...options, extraInterfaces }));
-  const routes = { ...push.routes, ...options.routes };
+  const routes = { ...push.routes, ...did?.publish(url), ...options.routes };
   const served = servedHandler(server, {
     ...options,
     baseUrl: url,
@@ -233,6 +247,7 @@ export async function serve(
     close,
     ...(grpc ? { grpcUrl: grpc.url } : {}),
     ...(nats ? { natsUrl: nats.url } : {}),
+    ...(did?.identity ? { did: did.identity.did } : {}),
   };
 }
 
@@ -263,6 +278,7 @@ function serverOptions(agent: Agent, options: ServeOptions, push: ServedPush): A
   if (options.idempotency !== undefined) result.idempotency = options.idempotency;
   if (options.memory !== undefined) result.memory = options.memory;
   if (options.interrupted !== undefined) result.interrupted = options.interrupted;
+  if (options.generations !== undefined) result.generations = options.generations;
   if (options.log !== undefined) result.log = options.log;
   return result;
 }

@@ -21,17 +21,17 @@ import type { TelemetryRuntime } from './runtime.js';
 export function tracedBus(runtime: TelemetryRuntime, bus: EventBus): EventBus {
   if (bus instanceof MemoryEventBus) return bus;
   return {
-    publish(taskId, entry) {
+    publish(tenant, taskId, entry) {
       if (runtime.tracer() === undefined || entry.trace !== undefined) {
-        return bus.publish(taskId, entry);
+        return bus.publish(tenant, taskId, entry);
       }
       const active = runtime.active();
       const carried = trace.getSpan(active) && runtime.carrier(active);
-      if (carried === undefined) return bus.publish(taskId, entry);
-      return bus.publish(taskId, { ...entry, trace: carried, publishedAt: Date.now() });
+      if (carried === undefined) return bus.publish(tenant, taskId, entry);
+      return bus.publish(tenant, taskId, { ...entry, trace: carried, publishedAt: Date.now() });
     },
-    subscribe(taskId, listener) {
-      return bus.subscribe(taskId, (entry) => deliver(runtime, taskId, entry, listener));
+    subscribe(tenant, taskId, listener) {
+      return bus.subscribe(tenant, taskId, (entry) => deliver(runtime, taskId, entry, listener));
     },
     close: () => bus.close(),
   };

@@ -3,7 +3,8 @@
  * method, a child of the active context (so an agent calling another agent from its `execute`
  * continues its own trace), covering retries and, for a stream, the time until it is consumed
  * (draft convention). Every attempt carries the span's W3C trace context in its headers
- * (`traceparent`, `tracestate`, `baggage`; gRPC: metadata). Also records the call metrics.
+ * (`traceparent`, `tracestate`, `baggage`; gRPC: metadata), in place of a caller's own trace
+ * headers only when those name the same trace. Also records the call metrics.
  */
 import { SpanKind, trace, type Attributes, type Span } from '@opentelemetry/api';
 import { errorCode, paramFacts, resultFacts, type CallFacts } from '../core/call-facts.js';
@@ -46,8 +47,15 @@ export function clientInterceptor(runtime: TelemetryRuntime): Interceptor {
         state = { span, carrier, facts, started: performance.now(), meters, events: 0 };
         call.callState.set(KEY, state);
       }
-      // Never replaces a header the caller set itself.
-      for (const [name, value] of Object.entries(state.carrier)) call.headers[name] ??= value;
+      // Never replaces a header the caller set itself, except trace context of this very trace:
+      // a caller that propagated its own context (the MCP bridge, trace.ts there) gets the
+      // client span, its descendant, in its place.
+      const own = sameTrace(call.headers['traceparent'], state.carrier['traceparent']);
+      for (const [name, value] of Object.entries(state.carrier)) {
+        if (call.headers[name] === undefined || (own && TRACE_HEADERS.has(name))) {
+          call.headers[name] = value;
+        }
+      }
     },
     after(outcome) {
       const state = outcome.call.callState.get(KEY) as CallTrace | undefined;
@@ -69,6 +77,15 @@ export function clientInterceptor(runtime: TelemetryRuntime): Interceptor {
       state.meters.clientDuration.record((performance.now() - state.started) / 1000, labels);
     },
   };
+}
+
+const TRACE_HEADERS = new Set(['traceparent', 'tracestate', 'baggage']);
+
+/** True when two W3C `traceparent` values name the same trace id. */
+function sameTrace(a: string | undefined, b: string | undefined): boolean {
+  if (a === undefined || b === undefined) return false;
+  const id = (value: string) => value.trim().split('-')[1];
+  return id(a) !== undefined && id(a) === id(b);
 }
 
 function startAttributes(call: ClientCall, facts: CallFacts): Attributes {

@@ -11,7 +11,12 @@ export type {
   PushNotifierHandle,
   PushNotifierOptions,
 } from './notifier.js';
-export type { DeliveryAttempt, DeliveryInstrument, PushDeliveryOutcome } from './worker.js';
+export type {
+  DeliveryAttempt,
+  DeliveryInstrument,
+  PushDeliveryOutcome,
+  PushRequestSigner,
+} from './worker.js';
 export { DEFAULT_PUSH_RETRY, backoffDelay, parseRetryAfter } from './delivery.js';
 export type { RetryPolicy } from './delivery.js';
 export type {
@@ -51,6 +56,7 @@ export type {
   PushReceiverOptions,
   PushRejectReason,
   PushRequestInput,
+  PushRequestVerifier,
   VerifiedPush,
 } from './receiver.js';
 export { KeysUnavailable } from './receiver-keys.js';

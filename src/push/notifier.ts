@@ -23,7 +23,12 @@ import type { PushSigner } from './signing.js';
 import { WebhookGuard, type Resolver } from './ssrf.js';
 import { sinkTransport, type PushSink } from './sinks.js';
 import { fetchTransport, guardedTransport, type PushTransport } from './transport.js';
-import { PushWorker, type DeliveryInstrument, type PushDeliveryOutcome } from './worker.js';
+import {
+  PushWorker,
+  type DeliveryInstrument,
+  type PushDeliveryOutcome,
+  type PushRequestSigner,
+} from './worker.js';
 
 /** The StreamResponse members a notifier can push. */
 export type PushEventKind = 'task' | 'message' | 'statusUpdate' | 'artifactUpdate';
@@ -41,6 +46,8 @@ export interface PushNotifierOptions {
   readonly configs?: PushConfigStore | undefined;
   /** Signs every delivery (X-A2A-Notification-Signature); publish `signer.jwks()`. */
   readonly signer?: PushSigner | undefined;
+  /** Also signs every delivery as an HTTP message (`didPushSigner(identity)` of `a2a-kit/did`). */
+  readonly requestSigner?: PushRequestSigner | undefined;
   /** Hosts exempt from the SSRF guard, `host` or `host:port` (http allowed for them). */
   readonly allowHosts?: readonly string[] | undefined;
   /** Name resolution of the SSRF guard (default `dns.lookup`; inject in tests). */
@@ -124,6 +131,7 @@ export function createPushNotifier(options: PushNotifierOptions): PushNotifierHa
     guard,
     transport,
     signer: options.signer,
+    requestSigner: options.requestSigner,
     retry: { ...DEFAULT_PUSH_RETRY, ...options.retry },
     timeoutMs,
     leaseMs: options.leaseMs ?? timeoutMs + 30_000,
@@ -158,7 +166,15 @@ export function createPushNotifier(options: PushNotifierOptions): PushNotifierHa
       for (const config of targets) {
         const { seq, trace } = entry;
         const id = newId();
-        deliveries.push({ id, scope, taskId, configId: config.id, seq, body, ...(trace && { trace }) });
+        deliveries.push({
+          id,
+          scope,
+          taskId,
+          configId: config.id,
+          seq,
+          body,
+          ...(trace && { trace }),
+        });
       }
     }
     await outbox.enqueue(deliveries);

@@ -58,7 +58,9 @@ export async function receivePushNotifications(
         if (body === undefined) return reply(413, { error: 'body too large' });
         let push: VerifiedPush;
         try {
-          push = await receiver.verify({ headers: req.headers, body });
+          const url =
+            options.audience ?? `http://${req.headers.host ?? 'localhost'}${req.url ?? '/'}`;
+          push = await receiver.verify({ headers: req.headers, body, url });
         } catch (error) {
           if (!(error instanceof PushRejected)) throw error;
           options.onReject?.(error);

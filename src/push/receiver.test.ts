@@ -192,7 +192,7 @@ describe('push receiver [151,153]', () => {
   });
 
   it('needs something to check unless told otherwise', () => {
-    expect(() => createPushReceiver({})).toThrow(/needs jwks or token/);
+    expect(() => createPushReceiver({})).toThrow(/needs jwks, token or requestVerifier/);
     expect(() => createPushReceiver({ allowUnauthenticated: true })).not.toThrow();
   });
 });

@@ -76,6 +76,11 @@ export interface PushReceiverOptions extends PushKeysOptions {
   readonly replayCache?: ReplayCache | undefined;
   /** Accept only tasks this webhook expects (spec §4.3.3); default any. */
   readonly acceptTask?: ((taskId: string) => boolean | Promise<boolean>) | undefined;
+  /**
+   * Checks the delivery as an HTTP message too (did:wba request signatures:
+   * `didPushVerifier()` of `a2a-kit/did`); throws {@link PushRejected} to refuse it.
+   */
+  readonly requestVerifier?: PushRequestVerifier | undefined;
   /** Accept deliveries with neither a signature nor a token to check (debugging only). */
   readonly allowUnauthenticated?: boolean | undefined;
 }
@@ -84,7 +89,16 @@ export interface PushReceiverOptions extends PushKeysOptions {
 export interface PushRequestInput {
   readonly headers: Headers | Readonly<Record<string, string | readonly string[] | undefined>>;
   readonly body: string | Uint8Array;
+  /** The URL the delivery was sent to (the config's webhook URL); needed by `requestVerifier`. */
+  readonly url?: string | undefined;
 }
+
+/** Checks a delivery as an HTTP message; throws {@link PushRejected} to refuse it. */
+export type PushRequestVerifier = (request: {
+  readonly url: string;
+  readonly headers: { get(name: string): string | null };
+  readonly body: Uint8Array;
+}) => Promise<void>;
 
 /** A verified delivery. `claims` is absent when the receiver checks no signature. */
 export interface VerifiedPush {
@@ -102,8 +116,11 @@ export interface PushReceiver {
 /** A receiver checking deliveries against the agent's keys and the config's token. */
 export function createPushReceiver(options: PushReceiverOptions): PushReceiver {
   const keys = options.jwks === undefined ? undefined : new PushKeys(options.jwks, options);
-  if (!keys && options.token === undefined && !options.allowUnauthenticated) {
-    throw new TypeError('createPushReceiver needs jwks or token (or allowUnauthenticated: true)');
+  const checksRequest = options.requestVerifier !== undefined;
+  if (!keys && options.token === undefined && !checksRequest && !options.allowUnauthenticated) {
+    throw new TypeError(
+      'createPushReceiver needs jwks, token or requestVerifier (or allowUnauthenticated: true)',
+    );
   }
   const replays = options.replayCache ?? new MemoryReplayCache();
   const maxAge = options.maxAgeSeconds ?? 300;
@@ -141,6 +158,14 @@ export function createPushReceiver(options: PushReceiverOptions): PushReceiver {
       if (keys) {
         if (!signature) throw new PushRejected('MISSING_SIGNATURE', 'no signature header');
         claims = await verifySignature(signature, bytes);
+      }
+      if (options.requestVerifier) {
+        const url = request.url ?? options.audience;
+        if (url === undefined) {
+          throw new TypeError('requestVerifier needs the delivery URL: pass url or audience');
+        }
+        const get = (name: string) => header(request.headers, name) ?? null;
+        await options.requestVerifier({ url, headers: { get }, body: bytes });
       }
       const { event, taskId } = parseBody(bytes);
       if (claims && claims.taskId !== taskId) {

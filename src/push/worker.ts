@@ -64,6 +64,17 @@ export type DeliveryInstrument = (
 /** The instrument used when none is given: the enqueued trace context travels as is. */
 const passTrace: DeliveryInstrument = (attempt, send) => send(attempt.trace ?? {});
 
+/**
+ * Signs one delivery over its HTTP message (did:wba request signatures, `a2a-kit/did`): returns
+ * headers to add next to the JWT signature (`Signature`, `Signature-Input`, `Content-Digest`).
+ */
+export type PushRequestSigner = (request: {
+  readonly method: 'POST';
+  readonly url: string;
+  readonly headers: Readonly<Record<string, string>>;
+  readonly body: Uint8Array;
+}) => Promise<Readonly<Record<string, string>>>;
+
 /** Everything the worker needs. */
 export interface PushWorkerOptions {
   readonly outbox: PushOutbox;
@@ -71,6 +82,7 @@ export interface PushWorkerOptions {
   readonly guard: WebhookGuard;
   readonly transport: PushTransport;
   readonly signer: PushSigner | undefined;
+  readonly requestSigner?: PushRequestSigner | undefined;
   readonly retry: RetryPolicy;
   readonly timeoutMs: number;
   readonly leaseMs: number;
@@ -192,6 +204,15 @@ export class PushWorker {
         audience: config.url,
       });
       const headers = deliveryHeaders(config, d.id, signature);
+      if (this.o.requestSigner) {
+        const signed = await this.o.requestSigner({
+          method: 'POST',
+          url: config.url,
+          headers,
+          body,
+        });
+        for (const [name, value] of Object.entries(signed)) headers[name.toLowerCase()] = value;
+      }
       let response: PushResponse | undefined;
       const send = async (extra: Readonly<Record<string, string>>): Promise<number> => {
         // The trace headers never replace the delivery's own (credentials, signature).

@@ -27,7 +27,7 @@ import { describeViolations, fieldViolations } from '../core/validate.js';
 import { MemoryEventBus } from '../stores/memory/event-bus.js';
 import { MemoryTaskStore } from '../stores/memory/task-store.js';
 import { ConcurrencyError, type EventBus, type Scope, type TaskStore } from '../stores/types.js';
-import type { Agent } from './agent.js';
+import { createAgent, type Agent } from './agent.js';
 import type { CallContext } from '../core/call-context.js';
 import { activateExtensions } from './extensions.js';
 import { PushConfigs, pushNotSupported, type PushNotifier } from './push-configs.js';
@@ -37,7 +37,7 @@ import { recoverTask } from './recovery.js';
 import { InterruptedTasks } from './interrupted.js';
 import { acceptedInputModes } from './media-types.js';
 import { resumeSeq } from './event-ids.js';
-import { TaskLog } from './task-log.js';
+import { TaskLog, positionOf } from './task-log.js';
 import { listTaskViews, taskRecord, viewTask } from './task-views.js';
 import {
   DEFAULT_LIST_PAGE_BYTES,
@@ -79,11 +79,11 @@ export class A2AServer {
   private readonly limits: MemoryLimits;
 
   constructor(options: A2AServerOptions) {
-    this.agent = options.agent;
+    this.agent = createAgent(options.agent);
     this.limits = options.memory ?? {};
     this.store = options.store ?? new MemoryTaskStore();
     this.bus = options.bus ?? new MemoryEventBus();
-    const declared = options.agent.card.capabilities;
+    const declared = this.agent.card.capabilities;
     if (declared?.pushNotifications && !options.push) {
       throw new Error('The card declares pushNotifications but no `push` option is configured');
     }
@@ -137,6 +137,7 @@ export class A2AServer {
       exposeErrors: options.exposeErrors ?? false,
       logger,
       ownership: this.ownership,
+      generations: options.generations ?? false,
     });
     this.interrupted =
       options.interrupted === false
@@ -155,6 +156,7 @@ export class A2AServer {
       acceptedModes,
       idempotency: idempotencyOf(options.idempotency),
       maxTaskBytes: options.memory?.maxTaskBytes ?? DEFAULT_MAX_TASK_BYTES,
+      generations: options.generations ?? false,
     });
     this.ownership?.start();
     this.interrupted?.start();
@@ -301,7 +303,7 @@ export class A2AServer {
         },
       };
       try {
-        await this.log.append(scope, task.id, [canceled], { seq: record.seq, state });
+        await this.log.append(scope, task.id, [canceled], positionOf(record));
         return this.view(scope, params.id, {});
       } catch (error) {
         if (!(error instanceof ConcurrencyError)) throw error;

@@ -8,6 +8,8 @@ import type {
   TaskStatusUpdateEvent,
 } from '../core/schemas/index.js';
 import type { CallContext } from '../core/call-context.js';
+import type { AccountingOptions } from '../accounting/options.js';
+import { withAccounting } from './accounting.js';
 import type { TaskHandle } from './task-handle.js';
 
 /** What `execute` yields: a reply Message (no task), a status change, or an artifact chunk. */
@@ -28,6 +30,12 @@ export interface ExecutionContext {
    * `current` the task as recorded so far; `configuration` and `metadata` are not kept.
    */
   readonly recovered: boolean;
+  /**
+   * Set under the `accounting` option: true when this execution answers the agent's own
+   * INPUT_REQUIRED / AUTH_REQUIRED, false on the run an authorization started (whose `message` is
+   * then the message that asked the quote).
+   */
+  readonly resumed?: boolean;
   /** Aborted when the task is canceled: stop work and return. */
   readonly signal: AbortSignal;
   /** Tenant, principal and activated extensions of the call. */
@@ -72,9 +80,21 @@ export interface Agent {
    * safe).
    */
   recovery?: 'resume' | 'fail';
+  /**
+   * Prices and meters the agent's skills with the accounting extension
+   * (docs/extensions/accounting.md): `{ price, energy, payers }`. The card declares the
+   * extension; a priced request is answered with a quote, runs only under a valid authorization
+   * covering it, is metered on the server's clock (time in INPUT_REQUIRED / AUTH_REQUIRED
+   * excluded; `task.usage(…)` reports energy, units and steps) and ends with a statement.
+   */
+  accounting?: AccountingOptions;
 }
 
-/** Defines an agent (identity function that gives `execute` its types). */
+/**
+ * Defines an agent: gives `execute` its types and applies the `accounting` option (the agent
+ * returned has it built in). `A2AServer` applies it too, to an agent not made here.
+ */
 export function createAgent(agent: Agent): Agent {
-  return agent;
+  const { accounting } = agent;
+  return accounting ? withAccounting({ ...agent, accounting }) : agent;
 }

@@ -22,6 +22,8 @@ export interface Execution {
   abortReason: A2AError | undefined;
   seq: number;
   state: TaskState;
+  /** The task's generation (A2A 1.1 draft), when it has one (see LogPosition). */
+  generation: number | undefined;
   /** The task's bytes as recorded: the log keeps them within `maxTaskBytes`. */
   bytes: TaskBytes | undefined;
   /** The last write; writes of one task run one after another. */

@@ -36,6 +36,8 @@ export interface MessageIntakeOptions {
   maxTaskBytes: number;
   /** The per-caller cap on interrupted tasks (undefined: none). */
   interrupted?: Pick<InterruptedTasks, 'admit'> | undefined;
+  /** Honour `configuration.ifGenerationMatch` (A2AServerOptions.generations). */
+  generations?: boolean | undefined;
 }
 
 /** Default of `MemoryLimits.maxTaskBytes`: 64 MiB. */
@@ -178,6 +180,10 @@ export class MessageIntake {
         },
       );
     }
+    const expected = params.configuration?.ifGenerationMatch;
+    if (this.options.generations && expected !== undefined) {
+      checkGeneration(task.id, expected, runner.generationOf(task.id) ?? task.generation ?? 0);
+    }
     const state = task.status.state;
     if (isTerminal(state)) {
       throw new A2AError(
@@ -219,4 +225,23 @@ export class MessageIntake {
       this.replies.delete(this.replies.keys().next().value as string);
     }
   }
+}
+
+/**
+ * The A2A 1.1 draft precondition (spec dev-1.1 §3.2.2): a message for an existing task whose
+ * `ifGenerationMatch` is not the task's current generation is refused, nothing recorded.
+ */
+function checkGeneration(taskId: string, expected: number, current: number): void {
+  if (expected === current) return;
+  throw new A2AError(
+    'TASK_GENERATION_MISMATCH',
+    `Task generation mismatch: expected ${expected} but current generation is ${current}; get the task again (GetTask) and decide whether to send`,
+    {
+      metadata: {
+        taskId,
+        expectedGeneration: String(expected),
+        currentGeneration: String(current),
+      },
+    },
+  );
 }

@@ -17,7 +17,7 @@ import {
   type Scope,
 } from '../stores/types.js';
 import { TaskHandle } from './task-handle.js';
-import type { TaskLog } from './task-log.js';
+import { positionOf, type TaskLog } from './task-log.js';
 
 /** Options of `A2AServerOptions.interrupted`. */
 export interface InterruptedOptions {
@@ -190,8 +190,7 @@ export class InterruptedTasks {
     const { task } = record;
     const canceled = new TaskHandle(taskId, task.contextId ?? '').canceled(expiredText(this.ttlMs));
     try {
-      const at = { seq: record.seq, state: task.status.state };
-      return await this.log.append(scope, taskId, [canceled], at);
+      return await this.log.append(scope, taskId, [canceled], positionOf(record));
     } catch (error) {
       if (error instanceof ConcurrencyError) return false; // answered, or another instance won
       throw error;

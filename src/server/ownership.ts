@@ -123,7 +123,7 @@ export class TaskOwnership {
     // Not awaited: a bus that is reconnecting must not delay the task. A cancel written before
     // the subscription is live still stops it, at its next append (ConcurrencyError).
     this.deps.bus
-      .subscribe(task.taskId, (entry) => this.observe(held, entry))
+      .subscribe(task.scope.tenant, task.taskId, (entry) => this.observe(held, entry))
       .then(
         (stop) => {
           if (held.dropped) stop();

@@ -9,7 +9,7 @@ import { ConcurrencyError, type OrphanedTask, type Scope } from '../stores/types
 import type { Agent } from './agent.js';
 import type { CallContext } from '../core/call-context.js';
 import { TaskHandle } from './task-handle.js';
-import type { TaskLog } from './task-log.js';
+import { positionOf, type TaskLog } from './task-log.js';
 import type { TaskRunner } from './task-runner.js';
 
 /** The status message of a task failed by recovery. */
@@ -55,7 +55,7 @@ export async function recoverTask(orphan: OrphanedTask, deps: RecoveryDeps): Pro
     const handle = new TaskHandle(taskId, task.contextId ?? '');
     const failed: StreamResponse = handle.failed(NOT_RESUMED_TEXT);
     try {
-      await deps.log.append(scope, taskId, [failed], { seq: record.seq, state: task.status.state });
+      await deps.log.append(scope, taskId, [failed], positionOf(record));
       return;
     } catch (error) {
       if (!(error instanceof ConcurrencyError)) throw error;

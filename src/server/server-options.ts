@@ -57,6 +57,13 @@ export interface A2AServerOptions {
    * `false` turns it off (every message runs the agent, nothing is indexed).
    */
   idempotency?: false | { windowMs?: number };
+  /**
+   * Serve the A2A 1.1 draft's task generations (spec dev-1.1 §3.2.7; docs/generations.md): new
+   * tasks carry `generation` (1, then +1 per state transition or artifact change, stamped on
+   * each update), and SendMessage honours `configuration.ifGenerationMatch`, refusing a stale one
+   * with TASK_GENERATION_MISMATCH. Default false: 1.0 behaviour, `ifGenerationMatch` ignored.
+   */
+  generations?: boolean;
   /** Memory bounds per stream reader and per ListTasks page (defaults in {@link MemoryLimits}). */
   memory?: MemoryLimits;
   /**

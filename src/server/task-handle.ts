@@ -2,6 +2,7 @@
 import { newId, now } from '../core/ids.js';
 import { createMessage } from '../core/parts.js';
 import type { Artifact, Message, Part, TaskState } from '../core/schemas/index.js';
+import type { UsageReport } from '../accounting/meter.js';
 import type { AgentEvent } from './agent.js';
 
 /** Text, parts or a whole message, for status messages and replies. */
@@ -29,7 +30,16 @@ export class TaskHandle {
   constructor(
     readonly id: string,
     readonly contextId: string,
+    private readonly meter?: (report: UsageReport) => void,
   ) {}
+
+  /**
+   * Reports energy, units of output or a named step to the task's meter (the `accounting`
+   * option of `createAgent`, docs/extensions/accounting.md §5); ignored by an agent without it.
+   */
+  usage(report: UsageReport): void {
+    this.meter?.(report);
+  }
 
   /** A status change, with an optional ROLE_AGENT message explaining it. */
   status(state: TaskState, content?: Content): StatusEvent {

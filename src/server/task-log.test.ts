@@ -43,11 +43,11 @@ const chunk = (task: Task): StreamResponse => ({
 /** A bus that records what it publishes into a shared trace. */
 function tracingBus(trace: string[], inner: EventBus = new MemoryEventBus()): EventBus {
   return {
-    publish: (taskId, entry) => {
+    publish: (tenant, taskId, entry) => {
       trace.push(`bus ${entry.seq}`);
-      return inner.publish(taskId, entry);
+      return inner.publish(tenant, taskId, entry);
     },
-    subscribe: (taskId, listener) => inner.subscribe(taskId, listener),
+    subscribe: (tenant, taskId, listener) => inner.subscribe(tenant, taskId, listener),
     close: () => inner.close(),
   };
 }
@@ -164,11 +164,11 @@ describe('TaskLog', () => {
     const inner = new MemoryEventBus();
     let refuse = 1;
     const bus: EventBus = {
-      publish: async (taskId, entry) => {
+      publish: async (tenant, taskId, entry) => {
         if (refuse-- > 0) throw new Error('connection lost');
-        inner.publish(taskId, entry);
+        inner.publish(tenant, taskId, entry);
       },
-      subscribe: (taskId, listener) => inner.subscribe(taskId, listener),
+      subscribe: (tenant, taskId, listener) => inner.subscribe(tenant, taskId, listener),
       close: () => inner.close(),
     };
     const store = new MemoryTaskStore();
@@ -179,7 +179,7 @@ describe('TaskLog', () => {
     });
     const task = newTask();
     await log.create(scope, task);
-    await bus.subscribe(task.id, (entry) => delivered.push(entry));
+    await bus.subscribe(scope.tenant, task.id, (entry) => delivered.push(entry));
     const ok = await log.append(scope, task.id, [status(task, 'TASK_STATE_WORKING')], {
       seq: 1,
       state: 'TASK_STATE_SUBMITTED',

@@ -43,6 +43,41 @@ export interface LogPosition {
   state: TaskState;
   /** The task's bytes as recorded; given, the log enforces `maxTaskBytes` on the write. */
   bytes?: TaskBytes | undefined;
+  /**
+   * The task's A2A 1.1 draft `generation` (spec dev-1.1 §3.2.7), when it has one: the log then
+   * stamps each status and artifact update with the generation after it, +1 each.
+   */
+  generation?: number | undefined;
+}
+
+/** Where a stored task stands, as a writer's starting position. */
+export function positionOf(record: { seq: number; task: Task }): LogPosition {
+  return {
+    seq: record.seq,
+    state: record.task.status.state,
+    generation: record.task.generation || undefined,
+  };
+}
+
+/**
+ * `events` with each status and artifact update stamped with the generation after it, counting
+ * on from `generation` (undefined: the task has none, nothing is stamped); and the last one.
+ */
+export function stampGenerations(
+  events: readonly StreamResponse[],
+  generation: number | undefined,
+): { events: readonly StreamResponse[]; generation: number | undefined } {
+  if (generation === undefined) return { events, generation };
+  let g = generation;
+  const stamped = events.map((event): StreamResponse => {
+    if ('statusUpdate' in event)
+      return { statusUpdate: { ...event.statusUpdate, generation: ++g } };
+    if ('artifactUpdate' in event) {
+      return { artifactUpdate: { ...event.artifactUpdate, generation: ++g } };
+    }
+    return event;
+  });
+  return { events: stamped, generation: g };
 }
 
 /** Bytes of the one closing status that fits a task at its budget (a failure's message). */
@@ -159,11 +194,12 @@ export class TaskLog {
   async append(
     scope: Scope,
     taskId: string,
-    events: readonly StreamResponse[],
+    given: readonly StreamResponse[],
     at: LogPosition,
     message?: MessageIndexing,
   ): Promise<boolean> {
-    if (batchProblem(at.state, events) !== undefined) return false;
+    if (batchProblem(at.state, given) !== undefined) return false;
+    const { events, generation } = stampGenerations(given, at.generation);
     const measured = at.bytes?.measure(events);
     if (measured && measured.total > this.maxTaskBytes && !closesSmall(events)) {
       throw new TaskBudgetError(taskId, measured.total, this.maxTaskBytes);
@@ -178,6 +214,7 @@ export class TaskLog {
     }
     at.seq = seq;
     at.state = stateAfter(at.state, events);
+    at.generation = generation;
     if (measured) at.bytes?.commit(measured);
     const entries: LogEntry[] = [];
     for (let i = 0; i < events.length; i++) {
@@ -190,7 +227,7 @@ export class TaskLog {
           `task ${taskId} ${status.state}`,
         );
       }
-      const published = this.publish(taskId, entry);
+      const published = this.publish(scope.tenant, taskId, entry);
       if (published) await published;
     }
     this.push(scope, taskId, entries, this.fanout !== undefined);
@@ -203,26 +240,32 @@ export class TaskLog {
    */
   async announce(scope: Scope, taskId: string, entries: readonly LogEntry[]): Promise<void> {
     for (const entry of entries) {
-      const published = this.publish(taskId, entry);
+      const published = this.publish(scope.tenant, taskId, entry);
       if (published) await published;
     }
     this.push(scope, taskId, entries, false);
   }
 
   /** Publishes one entry; an in-process bus delivers synchronously and returns nothing. */
-  private publish(taskId: string, entry: LogEntry): Promise<void> | undefined {
+  private publish(tenant: string, taskId: string, entry: LogEntry): Promise<void> | undefined {
     let published: Promise<void> | void;
     try {
-      published = this.bus.publish(taskId, entry);
+      published = this.bus.publish(tenant, taskId, entry);
     } catch (error) {
-      this.republish(taskId, entry, error, 0);
+      this.republish(tenant, taskId, entry, error, 0);
       return undefined;
     }
-    return published?.catch((error: unknown) => this.republish(taskId, entry, error, 0));
+    return published?.catch((error: unknown) => this.republish(tenant, taskId, entry, error, 0));
   }
 
   /** Retries a refused publish later (receivers drop repeated or older seqs, so order holds). */
-  private republish(taskId: string, entry: LogEntry, error: unknown, attempt: number): void {
+  private republish(
+    tenant: string,
+    taskId: string,
+    entry: LogEntry,
+    error: unknown,
+    attempt: number,
+  ): void {
     const delay = REPUBLISH_MS[attempt];
     if (delay === undefined) {
       this.logger?.error(
@@ -239,8 +282,8 @@ export class TaskLog {
     }
     const timer = setTimeout(() => {
       Promise.resolve()
-        .then(() => this.bus.publish(taskId, entry))
-        .catch((e: unknown) => this.republish(taskId, entry, e, attempt + 1));
+        .then(() => this.bus.publish(tenant, taskId, entry))
+        .catch((e: unknown) => this.republish(tenant, taskId, entry, e, attempt + 1));
     }, delay);
     (timer as { unref?: () => void }).unref?.();
   }

@@ -74,6 +74,8 @@ export interface TaskRunnerOptions {
   logger?: Pick<Console, 'warn' | 'error'> | undefined;
   /** Leases and cross-instance halts, when several instances share the store. */
   ownership?: TaskOwnership | undefined;
+  /** New tasks get the A2A 1.1 draft `generation` (A2AServerOptions.generations). */
+  generations?: boolean | undefined;
 }
 
 /** Starts, resumes and cancels agent executions in this process. */
@@ -85,6 +87,16 @@ export class TaskRunner {
   constructor(private readonly options: TaskRunnerOptions) {
     this.log = options.log;
     this.store = options.log.store;
+  }
+
+  /**
+   * The generation of a task this process runs, as its writer last recorded it; a message being
+   * taken in (recorded next) counts one more. Undefined when it does not run here.
+   */
+  generationOf(taskId: string): number | undefined {
+    const exec = this.running.get(taskId);
+    if (exec?.generation === undefined) return undefined;
+    return exec.generation + (exec.pendingWrites > 0 ? 1 : 0);
   }
 
   /** True while this process runs the agent for the task. */
@@ -106,6 +118,7 @@ export class TaskRunner {
       abortReason: undefined,
       seq: 0,
       state: 'TASK_STATE_SUBMITTED',
+      generation: undefined,
       bytes: undefined,
       writes: RESOLVED,
       pendingWrites: 0,
@@ -125,6 +138,7 @@ export class TaskRunner {
       // Resume: record the user's answer and leave the interrupted state before the agent runs.
       exec.seq = current.seq;
       exec.state = current.task.status.state;
+      exec.generation = current.task.generation || undefined;
       exec.bytes = new TaskBytes(current.task);
       this.running.set(taskId, exec);
       const submitted = handle.submitted();
@@ -136,6 +150,7 @@ export class TaskRunner {
             ...before,
             status: submitted.statusUpdate.status,
             history: [...(before.history ?? []), userMessage],
+            ...(exec.generation ? { generation: exec.generation } : {}),
           };
         }
       } catch (error) {
@@ -151,6 +166,7 @@ export class TaskRunner {
         contextId,
         status: { state: 'TASK_STATE_SUBMITTED', timestamp: now() },
         history: [userMessage],
+        ...(this.options.generations ? { generation: 1 } : {}),
       };
       // A message the task could not hold is refused before the agent runs.
       exec.bytes = new TaskBytes(task);
@@ -166,6 +182,7 @@ export class TaskRunner {
       task.status = { state: 'TASK_STATE_SUBMITTED', timestamp: now() };
       const created = await this.log.create(scope, task, indexing(start));
       exec.seq = 1;
+      exec.generation = task.generation;
       this.running.set(taskId, exec);
       if (this.options.ownership || start.onCreated) {
         try {

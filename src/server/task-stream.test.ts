@@ -106,10 +106,10 @@ describe('openTaskStream', () => {
     for (let i = 0; i < 20; i++) {
       const event = chunk(task, i, 100_000);
       seq = await raw.append(scope, task.id, [event], seq);
-      void bus.publish(task.id, { seq, event });
+      void bus.publish(scope.tenant, task.id, { seq, event });
     }
     seq = await raw.append(scope, task.id, [completed(task)], seq);
-    void bus.publish(task.id, { seq, event: completed(task) });
+    void bus.publish(scope.tenant, task.id, { seq, event: completed(task) });
     const before = pages.length;
     const ids: (string | undefined)[] = [];
     for (let r = await iterator.next(); !r.done; r = await iterator.next()) ids.push(r.value.id);
@@ -123,8 +123,8 @@ describe('openTaskStream', () => {
     const { raw, pages, bus, task, iterator } = await snapshotStream('t3');
     const event = chunk(task, 0, 10);
     await raw.append(scope, task.id, [event, completed(task)], 1);
-    void bus.publish(task.id, { seq: 2, event });
-    void bus.publish(task.id, { seq: 3, event: completed(task) });
+    void bus.publish(scope.tenant, task.id, { seq: 2, event });
+    void bus.publish(scope.tenant, task.id, { seq: 3, event: completed(task) });
     const read = pages.length;
     expect((await iterator.next()).value).toMatchObject({ id: '2' });
     expect((await iterator.next()).value).toMatchObject({ id: '3' });

@@ -70,7 +70,7 @@ export async function openTaskStream(options: TaskStreamOptions): Promise<TaskSt
   let queuedBytes = 0;
   let overflow = false;
   let wake: (() => void) | undefined;
-  const unsubscribe = await bus.subscribe(taskId, (entry) => {
+  const unsubscribe = await bus.subscribe(scope.tenant, taskId, (entry) => {
     if (!overflow) {
       queuedBytes += eventSize(entry.event);
       if (queue.length >= maxBuffered || (queue.length > 0 && queuedBytes > maxBufferedBytes)) {

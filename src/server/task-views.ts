@@ -2,7 +2,9 @@
  * What GetTask and ListTasks (spec §3.1.3, §3.1.4) answer from the store: a task record or
  * TASK_NOT_FOUND, the task as the caller asked to see it (`historyLength`, `includeArtifacts`),
  * and a ListTasks page that ends early by bytes (`memory.listPageBytes`) so a listing of very
- * large tasks is never a 500.
+ * large tasks is never a 500: the durable stores stop before reading the tasks past the budget
+ * (TaskQuery.maxBytes), and the views are cut again by their own size. A task larger than the
+ * budget comes alone on its page (spec §3.1.4 lets a page hold fewer than pageSize tasks).
  */
 import { A2AError } from '../core/errors.js';
 import type { ListTasksRequest, ListTasksResponse, Task } from '../core/schemas/index.js';
@@ -56,6 +58,7 @@ export async function listTaskViews(
       status: params.status,
       statusTimestampAfter: params.statusTimestampAfter,
       pageToken: params.pageToken,
+      maxBytes,
     });
   } catch (error) {
     if (error instanceof InvalidPageTokenError) {

@@ -25,6 +25,9 @@ export type {
   OrphanedTask,
   PushConfigStore,
   PushOutbox,
+  RequestWhenCondition,
+  RequestWhenRecord,
+  RequestWhenStore,
   Scope,
   StoreFacets,
   StoredDelivery,
@@ -38,3 +41,4 @@ export { MemoryTaskStore } from './memory/task-store.js';
 export type { MemoryTaskStoreOptions } from './memory/task-store.js';
 export { MemoryEventBus } from './memory/event-bus.js';
 export { MemoryPushOutbox } from './memory/push-outbox.js';
+export { MemoryRequestWhenStore } from './memory/request-when.js';

@@ -34,3 +34,29 @@ export function decodePageToken(token: string): Cursor {
   }
   throw new InvalidPageTokenError('pageToken is not a token this server issued');
 }
+
+/**
+ * The rows of a page within its byte budget: at most `pageSize`, ending before the row whose
+ * `bytes` would take the page past `maxBytes` (the first row always in). `more` is true when
+ * rows were left for the next page. `rows` may hold one row beyond `pageSize`, which only tells
+ * that another page exists.
+ */
+export function withinBytes<T extends { bytes?: number | string | null }>(
+  rows: readonly T[],
+  pageSize: number,
+  maxBytes: number | undefined,
+): { rows: T[]; more: boolean } {
+  const limit = Math.min(rows.length, pageSize);
+  let taken = limit;
+  if (maxBytes !== undefined && Number.isFinite(maxBytes)) {
+    let total = 0;
+    for (let i = 0; i < limit; i++) {
+      total += Number((rows[i] as T).bytes ?? 0);
+      if (i > 0 && total > maxBytes) {
+        taken = i;
+        break;
+      }
+    }
+  }
+  return { rows: rows.slice(0, taken), more: rows.length > taken };
+}

@@ -8,6 +8,7 @@
  */
 import type {
   ListTasksRequest,
+  Message,
   StreamResponse,
   Task,
   TaskPushNotificationConfig,
@@ -50,7 +51,16 @@ export interface TaskRecord {
 export type TaskQuery = Pick<
   ListTasksRequest,
   'contextId' | 'status' | 'statusTimestampAfter' | 'pageToken'
-> & { pageSize: number };
+> & {
+  pageSize: number;
+  /**
+   * The bytes of stored tasks (their JSON as the store keeps it, artifacts included) one page
+   * may read: the page ends before the task that would take it past `maxBytes`, measured in
+   * the database before any task is read, and holds at least one task. A store that hands out
+   * tasks it keeps in memory anyway may ignore it.
+   */
+  maxBytes?: number | undefined;
+};
 
 /** One page of tasks, newest status first. */
 export interface TaskPage {
@@ -224,15 +234,23 @@ export class StorageError extends Error {
 /** Receives the entries appended to one task, in order. */
 export type LogListener = (entry: LogEntry) => void;
 
-/** Live fan-out of appended log entries (across instances for the distributed buses). */
+/**
+ * Live fan-out of appended log entries (across instances for the distributed buses). Every call
+ * names the task's tenant (`Scope.tenant`, `''` when none) beside its id, as TaskStore calls
+ * name the scope: a listener hears only the entries published for the same tenant and task, and
+ * a distributed bus may route by tenant (NATS subjects per tenant, docs/bindings/nats.md).
+ */
 export interface EventBus {
   /**
    * Publishes an entry that is already durable in the store. An in-process bus may deliver
    * synchronously and return nothing; callers await only a returned promise.
    */
-  publish(taskId: string, entry: LogEntry): Promise<void> | void;
-  /** Listens to one task's entries; resolves once listening, to a function that stops it. */
-  subscribe(taskId: string, listener: LogListener): Promise<() => void>;
+  publish(tenant: string, taskId: string, entry: LogEntry): Promise<void> | void;
+  /**
+   * Listens to the entries of one task of one tenant; resolves once listening, to a function
+   * that stops it.
+   */
+  subscribe(tenant: string, taskId: string, listener: LogListener): Promise<() => void>;
   close(): Promise<void>;
 }
 
@@ -365,4 +383,53 @@ export interface PushOutbox {
   release(ref: ClaimRef): Promise<void>;
   /** The deliveries of one task, by config then seq (inspection, tests). */
   list(taskId: string): Promise<StoredDelivery[]>;
+}
+
+/** The condition of a Request-When (docs/extensions/delegation.md §3) on a watched task. */
+export interface RequestWhenCondition {
+  /** The watched task's agent URL and task id. */
+  agent: string;
+  taskId: string;
+  /** Fire when the task reaches this state (default TASK_STATE_COMPLETED). */
+  state?: Task['status']['state'];
+  /** And has an artifact with this name. */
+  artifactName?: string;
+}
+
+/** One Request-When as kept in a {@link RequestWhenStore}. */
+export interface RequestWhenRecord {
+  id: string;
+  when: RequestWhenCondition;
+  then: { agent: string; message: Message };
+  /**
+   * `waiting` for the condition; `sending` once one watcher claimed the send (the message goes
+   * out with the record's messageId); `sent` or `dropped` (the task ended another way) at the end.
+   */
+  status: 'waiting' | 'sending' | 'sent' | 'dropped';
+  /** The last stream event id seen on the watched task: a resumed watch continues after it. */
+  lastEventId?: string;
+  /** The task `then` created, once sent. */
+  sentTaskId?: string;
+  reason?: string;
+}
+
+/**
+ * Where pending Request-When records live, so they survive a restart of the delegating process
+ * (memory, SQLite, PostgreSQL: src/stores/{memory,sqlite,postgres}/request-when.ts).
+ */
+export interface RequestWhenStore {
+  /** Creates or replaces a record. */
+  put(record: RequestWhenRecord): Promise<void>;
+  /** Records still to do (`waiting` or `sending`), oldest first. */
+  pending(): Promise<RequestWhenRecord[]>;
+  /** One record, or undefined. */
+  get(id: string): Promise<RequestWhenRecord | undefined>;
+  /**
+   * Moves a record from `waiting` to `sending` atomically: true for exactly one caller, so two
+   * watchers of one record (two resumed processes) send at most once between them.
+   */
+  claim(id: string): Promise<boolean>;
+  /** Remembers the last stream event id seen (a resumed watch starts after it). */
+  seen(id: string, lastEventId: string): Promise<void>;
+  close?(): Promise<void>;
 }

@@ -1,7 +1,9 @@
 /**
  * The conformance suite every EventBus runs: per-task order, isolation between
- * tasks, unsubscribe, fan-out to several subscribers, a throwing listener, and (for distributed
- * buses) delivery across instances of an entry published right after `subscribe` resolved.
+ * tasks and between tenants (the same task id under two tenants, tenants made of characters a
+ * broker's subjects reserve), unsubscribe, fan-out to several subscribers, a throwing listener,
+ * and (for distributed buses) delivery across instances of an entry published right after
+ * `subscribe` resolved.
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { StreamResponse } from '../core/schemas/index.js';
@@ -24,6 +26,28 @@ export interface EventBusSuiteOptions {
   /** How long to wait for a delivery; default 5,000 ms. */
   timeoutMs?: number;
 }
+
+/** The tenant of the tests about something else: none. */
+const NONE = '';
+
+/**
+ * Tenants a bus must keep apart, whatever it builds from them: none, plain, with the characters
+ * NATS subjects reserve (`.`, `*`, `>`, whitespace), pairs that naive joining would merge with
+ * the task id, a leading `~`, and non-ASCII.
+ */
+const TENANTS = [
+  '',
+  'acme',
+  'a.b',
+  'a',
+  '*',
+  '>',
+  'with space',
+  '\t',
+  '~acme',
+  'ünï',
+  'x'.repeat(300),
+];
 
 /** Collects the entries a listener receives. */
 function collector(): { entries: LogEntry[]; listener: (entry: LogEntry) => void } {
@@ -72,9 +96,9 @@ export function runEventBusSuite(options: EventBusSuiteOptions): void {
       const b = await bus();
       const taskId = uniqueId('task');
       const { entries: got, listener } = collector();
-      await b.subscribe(taskId, listener);
+      await b.subscribe(NONE, taskId, listener);
       const sent = entries(taskId, 200);
-      for (const entry of sent) await b.publish(taskId, entry);
+      for (const entry of sent) await b.publish(NONE, taskId, entry);
       await until(() => expect(got).toHaveLength(200));
       expect(got).toEqual(sent);
     });
@@ -83,9 +107,9 @@ export function runEventBusSuite(options: EventBusSuiteOptions): void {
       const b = await bus();
       const taskId = uniqueId('task');
       const listeners = [collector(), collector(), collector()];
-      for (const l of listeners) await b.subscribe(taskId, l.listener);
+      for (const l of listeners) await b.subscribe(NONE, taskId, l.listener);
       const sent = entries(taskId, 20);
-      for (const entry of sent) await b.publish(taskId, entry);
+      for (const entry of sent) await b.publish(NONE, taskId, entry);
       for (const l of listeners) await until(() => expect(l.entries).toEqual(sent));
     });
 
@@ -93,12 +117,12 @@ export function runEventBusSuite(options: EventBusSuiteOptions): void {
       const b = await bus();
       const [x, y] = [uniqueId('task'), uniqueId('task')];
       const [forX, forY] = [collector(), collector()];
-      await b.subscribe(x, forX.listener);
-      await b.subscribe(y, forY.listener);
+      await b.subscribe(NONE, x, forX.listener);
+      await b.subscribe(NONE, y, forY.listener);
       const [sentX, sentY] = [entries(x, 10), entries(y, 10)];
       for (let i = 0; i < 10; i++) {
-        await b.publish(x, sentX[i] as LogEntry);
-        await b.publish(y, sentY[i] as LogEntry);
+        await b.publish(NONE, x, sentX[i] as LogEntry);
+        await b.publish(NONE, y, sentY[i] as LogEntry);
       }
       await until(() => expect(forX.entries).toHaveLength(10));
       await until(() => expect(forY.entries).toHaveLength(10));
@@ -106,19 +130,40 @@ export function runEventBusSuite(options: EventBusSuiteOptions): void {
       expect(forY.entries).toEqual(sentY);
     });
 
+    it('keeps tenants apart: the same task id under different tenants', async () => {
+      const b = await bus();
+      const taskId = uniqueId('task');
+      const got = TENANTS.map(() => collector());
+      for (const [i, tenant] of TENANTS.entries())
+        await b.subscribe(tenant, taskId, got[i]!.listener);
+      // `a.b` + task vs `a` + `b.` + task: equal if a bus joined them with a dot.
+      const dotted = collector();
+      await b.subscribe('a', `b.${taskId}`, dotted.listener);
+      const sent = TENANTS.map((_, i) => entries(taskId, i + 1));
+      for (const [i, tenant] of TENANTS.entries()) {
+        for (const entry of sent[i]!) await b.publish(tenant, taskId, entry);
+      }
+      for (const [i] of TENANTS.entries()) {
+        await until(() => expect(got[i]!.entries).toHaveLength(i + 1));
+      }
+      // Once the last one has all of its own, a stray entry would have been delivered too.
+      for (const [i] of TENANTS.entries()) expect(got[i]!.entries).toEqual(sent[i]);
+      expect(dotted.entries).toEqual([]);
+    });
+
     it('stops delivering to a listener once it unsubscribes', async () => {
       const b = await bus();
       const taskId = uniqueId('task');
       const [gone, stays] = [collector(), collector()];
-      const stop = await b.subscribe(taskId, gone.listener);
-      await b.subscribe(taskId, stays.listener);
+      const stop = await b.subscribe(NONE, taskId, gone.listener);
+      await b.subscribe(NONE, taskId, stays.listener);
       const [first, second, third] = entries(taskId, 3) as [LogEntry, LogEntry, LogEntry];
-      await b.publish(taskId, first);
+      await b.publish(NONE, taskId, first);
       await until(() => expect(gone.entries).toHaveLength(1));
       stop();
       stop(); // a second call is harmless
-      await b.publish(taskId, second);
-      await b.publish(taskId, third);
+      await b.publish(NONE, taskId, second);
+      await b.publish(NONE, taskId, third);
       // Once the remaining listener has both, the unsubscribed one would have had them too.
       await until(() => expect(stays.entries).toEqual([first, second, third]));
       expect(gone.entries).toEqual([first]);
@@ -128,14 +173,14 @@ export function runEventBusSuite(options: EventBusSuiteOptions): void {
       const b = await bus();
       const taskId = uniqueId('task');
       let thrown = 0;
-      await b.subscribe(taskId, () => {
+      await b.subscribe(NONE, taskId, () => {
         thrown++;
         throw new Error('listener failure');
       });
       const ok = collector();
-      await b.subscribe(taskId, ok.listener);
+      await b.subscribe(NONE, taskId, ok.listener);
       const sent = entries(taskId, 5);
-      for (const entry of sent) await b.publish(taskId, entry);
+      for (const entry of sent) await b.publish(NONE, taskId, entry);
       await until(() => expect(ok.entries).toEqual(sent));
       expect(thrown).toBe(5);
     });
@@ -144,9 +189,9 @@ export function runEventBusSuite(options: EventBusSuiteOptions): void {
       const b = await bus();
       const taskId = uniqueId('task');
       const got = collector();
-      await b.subscribe(taskId, got.listener);
+      await b.subscribe(NONE, taskId, got.listener);
       const [entry] = entries(taskId, 1) as [LogEntry];
-      await b.publish(taskId, entry);
+      await b.publish(NONE, taskId, entry);
       await until(() => expect(got.entries).toEqual([entry]));
     });
 
@@ -155,23 +200,40 @@ export function runEventBusSuite(options: EventBusSuiteOptions): void {
         const [a, b] = [await bus(), await bus()];
         const taskId = uniqueId('task');
         const got = collector();
-        await a.subscribe(taskId, got.listener);
+        await a.subscribe(NONE, taskId, got.listener);
         const sent = entries(taskId, 50);
-        for (const entry of sent) await b.publish(taskId, entry);
+        for (const entry of sent) await b.publish(NONE, taskId, entry);
         await until(() => expect(got.entries).toHaveLength(50));
         expect(got.entries).toEqual(sent);
+      });
+
+      it('keeps tenants apart across instances', async () => {
+        const [a, b] = [await bus(), await bus()];
+        const taskId = uniqueId('task');
+        const [plain, dotted, none] = [collector(), collector(), collector()];
+        await a.subscribe('acme', taskId, plain.listener);
+        await a.subscribe('a.b *>', taskId, dotted.listener);
+        await a.subscribe('', taskId, none.listener);
+        const [forPlain, forDotted] = [entries(taskId, 3), entries(taskId, 4)];
+        for (const entry of forDotted) await b.publish('a.b *>', taskId, entry);
+        for (const entry of forPlain) await b.publish('acme', taskId, entry);
+        await until(() => expect(plain.entries).toHaveLength(3));
+        await until(() => expect(dotted.entries).toHaveLength(4));
+        expect(plain.entries).toEqual(forPlain);
+        expect(dotted.entries).toEqual(forDotted);
+        expect(none.entries).toEqual([]);
       });
 
       it('keeps tasks apart and stops after unsubscribe across instances', async () => {
         const [a, b] = [await bus(), await bus()];
         const [x, y] = [uniqueId('task'), uniqueId('task')];
         const [forX, gone] = [collector(), collector()];
-        await a.subscribe(x, forX.listener);
-        const stop = await a.subscribe(y, gone.listener);
+        await a.subscribe(NONE, x, forX.listener);
+        const stop = await a.subscribe(NONE, y, gone.listener);
         stop();
-        await b.publish(y, entries(y, 1)[0] as LogEntry);
+        await b.publish(NONE, y, entries(y, 1)[0] as LogEntry);
         const sent = entries(x, 3);
-        for (const entry of sent) await b.publish(x, entry);
+        for (const entry of sent) await b.publish(NONE, x, entry);
         await until(() => expect(forX.entries).toEqual(sent));
         expect(gone.entries).toEqual([]);
       });

@@ -113,10 +113,45 @@ describe('Contract Net (docs/extensions/delegation.md §2)', () => {
         deadline: 3000,
         signer,
       }).result;
-      expect(result.statement).toMatchObject({ outcome: 'refused', charged: { value: '0.00' } });
+      expect(result.statement).toMatchObject({
+        outcome: 'refused',
+        charged: { value: '0.00' },
+        refusal: expect.stringContaining('exceeds the authorized cap'),
+      });
       expect(result.spent).toEqual(amount('0.00', 'USD'));
     } finally {
       await greedy.close();
+    }
+  });
+});
+
+describe('the award applies to exactly the bid seen (A2A 1.1 draft generations)', () => {
+  it('refuses the award on a bid task that moved on, and awards the next bidder', async () => {
+    const drifter = await startContractor(
+      { name: 'drifter', price: '0.01', estimateMs: 10, behaviour: 'drift' },
+      { buyer: key.publicKey },
+    );
+    try {
+      const result = await contractNet({
+        cfp: 'translate: hi',
+        // silent never bids: the award waits for the deadline, after the drifter moved on
+        contractors: [drifter.url, url('steady'), url('silent')],
+        deadline: 800,
+        signer,
+      }).result;
+      const drifted = result.bids.find((b) => b.bidder === drifter.url) as Bid;
+      expect(drifted.generation).toBeGreaterThan(1); // the generation of the bid as seen
+      const failed = result.events.find((e) => e.type === 'failed');
+      expect(failed).toMatchObject({ bid: { bidder: drifter.url } });
+      expect(failed && 'reason' in failed ? failed.reason : '').toMatch(/generation mismatch/i);
+      expect(result.winner?.bidder).toBe(url('steady'));
+      // The drifter never ran: nothing charged, its task canceled.
+      const client = await A2AClient.connect(drifter.url);
+      const task = await client.getTask({ id: drifted.quote.taskId }, withAccountingExtension());
+      expect(task.status.state).toBe('TASK_STATE_CANCELED');
+      expect(result.spent).toEqual(amount('0.05', 'USD'));
+    } finally {
+      await drifter.close();
     }
   });
 });

@@ -109,11 +109,11 @@ function faultyLeases(inner: LeaseStore, plan: FaultPlan): LeaseStore {
 /** A bus whose publishes fail as planned (asynchronously, like a NOTIFY on a lost connection). */
 export function faultyBus(inner: EventBus, plan: FaultPlan): EventBus {
   return {
-    publish: (taskId: string, entry: LogEntry) =>
+    publish: (tenant: string, taskId: string, entry: LogEntry) =>
       plan.apply('publish', [taskId, entry], async () => {
-        await inner.publish(taskId, entry);
+        await inner.publish(tenant, taskId, entry);
       }),
-    subscribe: (taskId, listener) => inner.subscribe(taskId, listener),
+    subscribe: (tenant, taskId, listener) => inner.subscribe(tenant, taskId, listener),
     close: () => inner.close(),
   };
 }

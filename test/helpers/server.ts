@@ -24,6 +24,7 @@ export interface TestServerOptions {
   idempotency?: NonNullable<A2AServerOptions['idempotency']>;
   memory?: NonNullable<A2AServerOptions['memory']>;
   interrupted?: NonNullable<A2AServerOptions['interrupted']>;
+  generations?: NonNullable<A2AServerOptions['generations']>;
 }
 
 /** A running server. */

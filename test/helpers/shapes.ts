@@ -79,6 +79,12 @@ export const WireArtifact = z.strictObject({
   extensions: strings.optional(),
 });
 
+/**
+ * The A2A 1.1 draft `generation` (spec dev-1.1 §3.2.7), sent by a server with `generations: true`:
+ * an int64, so a JSON number or (ProtoJSON) a decimal string.
+ */
+const generation = z.union([z.number().int().min(1), z.string().regex(/^[1-9]\d*$/)]).optional();
+
 /** A Task as a server emits it: `contextId` is always set by this server (spec §3.4.1). */
 export const WireTask = z.strictObject({
   id,
@@ -87,6 +93,7 @@ export const WireTask = z.strictObject({
   artifacts: z.array(WireArtifact).optional(),
   history: z.array(WireMessage).optional(),
   metadata: struct.optional(),
+  generation,
 });
 export type WireTask = z.infer<typeof WireTask>;
 
@@ -95,6 +102,7 @@ export const WireStatusUpdate = z.strictObject({
   contextId: id,
   status: WireStatus,
   metadata: struct.optional(),
+  generation,
 });
 
 export const WireArtifactUpdate = z.strictObject({
@@ -104,6 +112,7 @@ export const WireArtifactUpdate = z.strictObject({
   append: z.boolean().optional(),
   lastChunk: z.boolean().optional(),
   metadata: struct.optional(),
+  generation,
 });
 
 export const WireStreamResponse = z.union([

@@ -31,7 +31,9 @@ export type A2AReason =
   | 'INVALID_AGENT_RESPONSE'
   | 'EXTENDED_AGENT_CARD_NOT_CONFIGURED'
   | 'EXTENSION_SUPPORT_REQUIRED'
-  | 'VERSION_NOT_SUPPORTED';
+  | 'VERSION_NOT_SUPPORTED'
+  // The A2A 1.1 draft's TaskGenerationMismatchError (spec dev-1.1 §3.3.2, §5.4).
+  | 'TASK_GENERATION_MISMATCH';
 
 /**
  * How each binding renders an A2A error: the v1.0.1 mapping (spec §5.4). `status`
@@ -49,6 +51,7 @@ export const A2A_ERRORS: Readonly<Record<A2AReason, { jsonrpc: number; http: num
   EXTENDED_AGENT_CARD_NOT_CONFIGURED: { jsonrpc: -32007, http: 400, status: 'FAILED_PRECONDITION', grpc: 'FAILED_PRECONDITION' },
   EXTENSION_SUPPORT_REQUIRED: { jsonrpc: -32008, http: 400, status: 'FAILED_PRECONDITION', grpc: 'FAILED_PRECONDITION' },
   VERSION_NOT_SUPPORTED: { jsonrpc: -32009, http: 400, status: 'FAILED_PRECONDITION', grpc: 'FAILED_PRECONDITION' },
+  TASK_GENERATION_MISMATCH: { jsonrpc: -32010, http: 409, status: 'ABORTED', grpc: 'ABORTED' },
 };
 
 /** The numeric gRPC status codes (google/rpc/code.proto). */

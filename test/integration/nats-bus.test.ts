@@ -1,7 +1,8 @@
 /**
  * NatsEventBus against a real NATS with JetStream: the exported EventBus conformance suite (one
- * connection per bus, and buses sharing one connection), replay from a sequence, and entries
- * over the max payload read from the store. Runs when A2A_TEST_NATS_URL is set.
+ * connection per bus, and buses sharing one connection), subjects per tenant and task with any
+ * tenant string encoded into one safe token, replay from a sequence, and entries over the max
+ * payload read from the store. Runs when A2A_TEST_NATS_URL is set.
  */
 import { connect, type NatsConnection } from '@nats-io/transport-node';
 import { afterAll, expect, it, vi } from 'vitest';
@@ -41,6 +42,47 @@ describeNats('NATS JetStream event bus', () => {
     },
   });
 
+  it('publishes on <prefix>.events.<tenant>.<task>, one safe token each, so NATS can confine a tenant', async () => {
+    const p = prefix();
+    const bus = await NatsEventBus.open({ servers: NATS_URL, prefix: p });
+    const nc = await connect({ servers: NATS_URL ?? '' });
+    try {
+      const tenants = ['', 'acme', 'a.b', '*', '>', 'a b\tc\n', '~acme', 'ünï'];
+      const taskId = 'task.1 >*';
+      // What an account confined to the subjects of tenant `acme` would receive.
+      const confined: string[] = [];
+      const acme = nc.subscribe(`${p}.events.acme.>`, {
+        callback: (_e, msg) => void confined.push(msg.subject),
+      });
+      const all: string[] = [];
+      const every = nc.subscribe(`${p}.events.>`, { callback: (_e, msg) => void all.push(msg.subject) });
+      await nc.flush();
+      const entry: LogEntry = {
+        seq: 1,
+        event: { message: { messageId: 'm', role: 'ROLE_AGENT', parts: [{ text: 'x' }] } },
+      };
+      for (const tenant of tenants) await bus.publish(tenant, taskId, entry);
+      await vi.waitFor(() => expect(all).toHaveLength(tenants.length));
+      expect(all).toEqual(tenants.map((t) => bus.subject(t, taskId)));
+      for (const subject of all) {
+        const tokens = subject.split('.');
+        // prefix, `events`, tenant, task: nothing in a tenant or task adds or splits a token.
+        expect(tokens).toHaveLength(p.split('.').length + 3);
+        for (const token of tokens) expect(token).toMatch(/^[A-Za-z0-9_~-]+$/);
+      }
+      expect(new Set(all).size).toBe(tenants.length);
+      expect(bus.subject('acme', taskId)).toBe(
+        `${p}.events.acme.~${Buffer.from(taskId).toString('base64url')}`,
+      );
+      expect(bus.subject('', 'plain')).toBe(`${p}.events.~.plain`);
+      expect(confined).toEqual([bus.subject('acme', taskId)]);
+      acme.unsubscribe();
+      every.unsubscribe();
+    } finally {
+      await Promise.all([bus.close(), nc.close()]);
+    }
+  });
+
   it('replays the entries of a task after a given sequence, in order', async () => {
     const bus = await NatsEventBus.open({ servers: NATS_URL, prefix: prefix() });
     try {
@@ -49,12 +91,16 @@ describeNats('NATS JetStream event bus', () => {
         seq: i + 1,
         event: { message: { messageId: `m${i}`, role: 'ROLE_AGENT', parts: [{ text: `${i}` }] } },
       }));
-      for (const entry of sent) await bus.publish(taskId, entry);
-      await bus.publish(taskId, sent[4] as LogEntry); // a retried publish is stored once
-      expect(await bus.replay(taskId, 0)).toEqual(sent);
-      expect(await bus.replay(taskId, 7)).toEqual(sent.slice(7));
-      expect(await bus.replay(taskId, 12)).toEqual([]);
-      expect(await bus.replay('never-published', 0)).toEqual([]);
+      const tenant = 'tenant.with > and *';
+      for (const entry of sent) await bus.publish(tenant, taskId, entry);
+      await bus.publish(tenant, taskId, sent[4] as LogEntry); // a retried publish is stored once
+      await bus.publish('other', taskId, sent[0] as LogEntry); // same task id, another tenant
+      expect(await bus.replay(tenant, taskId, 0)).toEqual(sent);
+      expect(await bus.replay(tenant, taskId, 7)).toEqual(sent.slice(7));
+      expect(await bus.replay(tenant, taskId, 12)).toEqual([]);
+      expect(await bus.replay('other', taskId, 0)).toEqual([sent[0]]);
+      expect(await bus.replay('', taskId, 0)).toEqual([]);
+      expect(await bus.replay(tenant, 'never-published', 0)).toEqual([]);
     } finally {
       await bus.close();
     }
@@ -92,9 +138,9 @@ describeNats('NATS JetStream event bus', () => {
     ];
     try {
       const got: LogEntry[] = [];
-      await a.subscribe('big-task', (e) => got.push(e));
-      await b.publish('big-task', big);
-      await b.publish('big-task', small);
+      await a.subscribe('', 'big-task', (e) => got.push(e));
+      await b.publish('', 'big-task', big);
+      await b.publish('', 'big-task', small);
       // The small entry waits for the big one: order holds.
       await vi.waitFor(() => expect(got).toEqual([big, small]), { timeout: 10_000 });
       expect(reads).toEqual([2]);

@@ -190,8 +190,8 @@ describeNats('NATS faults', () => {
       ];
       try {
         const got: LogEntry[] = [];
-        await a.subscribe('t', (e) => got.push(e));
-        await b.publish('t', entry);
+        await a.subscribe('', 't', (e) => got.push(e));
+        await b.publish('', 't', entry);
         await expect.poll(() => got.length, { timeout: 10_000 }).toBe(1);
         expect(got[0]).toEqual(entry);
       } finally {

@@ -99,15 +99,15 @@ describePostgres('PostgreSQL: several instances on one schema', () => {
     const { scope } = freshScopes();
     const task = newTask({ state: 'TASK_STATE_WORKING' });
     const got: LogEntry[] = [];
-    await b.bus.subscribe(task.id, (entry) => got.push(entry));
+    await b.bus.subscribe(scope.tenant, task.id, (entry) => got.push(entry));
     await a.store.create(scope, task);
-    await a.bus.publish(task.id, { seq: 1, event: { task } });
+    await a.bus.publish(scope.tenant, task.id, { seq: 1, event: { task } });
     let seq = 1;
     for (let i = 0; i < 30; i++) {
       // Every third chunk is too large for a notification (20 KB > PostgreSQL's 8,000 bytes).
       const event = bigChunk(task, i, i % 3 === 2 ? 20_000 : 100);
       seq = await a.store.append(scope, task.id, [event], seq);
-      await a.bus.publish(task.id, { seq, event });
+      await a.bus.publish(scope.tenant, task.id, { seq, event });
     }
     await vi.waitFor(() => expect(got).toHaveLength(31), { timeout: 10_000 });
     expect(got).toStrictEqual(await a.store.events(scope, task.id, 0));
@@ -136,7 +136,7 @@ describePostgres('PostgreSQL: several instances on one schema', () => {
       for await (const item of stream) items.push(item);
     })();
     let seq = await a.store.append(scope, task.id, [statusEvent(task, 'TASK_STATE_WORKING')], 1);
-    await a.bus.publish(task.id, { seq, event: statusEvent(task, 'TASK_STATE_WORKING') });
+    await a.bus.publish(scope.tenant, task.id, { seq, event: statusEvent(task, 'TASK_STATE_WORKING') });
     await vi.waitFor(() => expect(items).toHaveLength(2));
 
     await a.pool.query(
@@ -152,7 +152,7 @@ describePostgres('PostgreSQL: several instances on one schema', () => {
     ];
     for (const event of rest) {
       seq = await a.store.append(scope, task.id, [event], seq);
-      await a.bus.publish(task.id, { seq, event });
+      await a.bus.publish(scope.tenant, task.id, { seq, event });
     }
     expect(bus.listening).toBe(false);
     await done;
@@ -188,7 +188,7 @@ describePostgres('PostgreSQL: several instances on one schema', () => {
   it('closes a store that owns its pool, then a bus listening on that pool, without hanging', async () => {
     const store = await PostgresTaskStore.open({ connectionString: POSTGRES_URL ?? '', schema });
     const bus = new PostgresEventBus({ pool: store.pool, schema, store });
-    await bus.subscribe(uniqueId('task'), () => undefined);
+    await bus.subscribe('', uniqueId('task'), () => undefined);
     // A2AServer.close() closes the store first, then the bus.
     await store.close();
     await bus.close();

@@ -40,9 +40,9 @@ beforeAll(async () => {
     logger: null,
   });
   const original = bus.publish.bind(bus);
-  bus.publish = (taskId, entry) => {
+  bus.publish = (tenant, taskId, entry) => {
     entries.push(entry);
-    original(taskId, entry);
+    original(tenant, taskId, entry);
   };
 });
 

@@ -30,6 +30,7 @@ const NEEDS_PEER: Record<string, string> = {
   'a2a-kit/otel': '@opentelemetry/api',
   'a2a-kit/stores/nats': '@nats-io/transport-node',
   'a2a-kit/nats': '@nats-io/transport-node',
+  'a2a-kit/did': 'http-message-signatures',
 };
 const WITHOUT_PEERS = SUBPATHS.filter((s) => NEEDS_PEER[s] === undefined);
 /** Entries that load without their framework but whose types name it (only `import type`). */
@@ -262,6 +263,7 @@ describe('installed with every optional peer', () => {
           '@opentelemetry/api',
           '@nats-io/transport-node',
           '@nats-io/jetstream',
+          'http-message-signatures',
         ].map(devVersion),
         devVersion('@types/node'),
         '--ignore-scripts',

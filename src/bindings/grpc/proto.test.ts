@@ -18,10 +18,36 @@ function withoutRequired(facts: ProtoFacts): ProtoFacts {
   );
 }
 
+/**
+ * The fields the A2A 1.1 draft adds (spec repo branch `dev-1.1`, `specification/a2a.proto`:
+ * `generation`, spec dev-1.1 §3.2.7), with its numbers; served behind `generations: true`.
+ */
+const int64 = (number: number, optional = false): ProtoFacts['messages'][string][string] => ({
+  number,
+  type: 'TYPE_INT64',
+  label: 'LABEL_OPTIONAL',
+  ...(optional ? { optional: true as const } : {}),
+});
+const DRAFT_1_1: Record<string, Record<string, ProtoFacts['messages'][string][string]>> = {
+  Task: { generation: int64(7) },
+  TaskStatusUpdateEvent: { generation: int64(5) },
+  TaskArtifactUpdateEvent: { generation: int64(7) },
+  SendMessageConfiguration: { if_generation_match: int64(5, true) },
+  GetTaskRequest: { current_generation: int64(4, true) },
+};
+
+function withDraft(facts: ProtoFacts): ProtoFacts {
+  const messages = { ...facts.messages };
+  for (const [name, fields] of Object.entries(DRAFT_1_1)) {
+    messages[name] = { ...messages[name], ...fields };
+  }
+  return { ...facts, messages };
+}
+
 describe('proto/a2a.proto', () => {
-  it('has exactly the wire facts of the spec proto (names, numbers, types, oneofs, presence)', () => {
+  it('has exactly the wire facts of the spec proto plus the 1.1 draft generation fields', () => {
     const ours = protoFacts('a2a.proto', [protoDir], PROTO_PACKAGE);
-    expect(ours).toEqual(withoutRequired(spec));
+    expect(ours).toEqual(withDraft(withoutRequired(spec)));
   });
 
   it('fills exactly the fields the spec marks REQUIRED', () => {

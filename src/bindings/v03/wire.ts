@@ -36,7 +36,7 @@ export const V03_OPERATIONS: ReadonlyMap<string, OperationName> = new Map(
 /**
  * The JSON-RPC code a 0.3 caller gets for each error (0.3 spec §8.1-§8.2). 0.3 defines
  * -32001…-32007 with the same meanings as 1.0; the codes 1.0 added (-32008 extension required,
- * -32009 version) do not exist there, so they are sent as the generic codes that say the same.
+ * -32009 version, the 1.1 draft's -32010 generation mismatch) do not exist there, so they are sent as the generic codes that say the same.
  */
 export const V03_JSONRPC_CODES: Readonly<Record<A2AErrorCode, number>> = {
   TASK_NOT_FOUND: -32001,
@@ -48,6 +48,7 @@ export const V03_JSONRPC_CODES: Readonly<Record<A2AErrorCode, number>> = {
   EXTENDED_AGENT_CARD_NOT_CONFIGURED: -32007,
   EXTENSION_SUPPORT_REQUIRED: -32600,
   VERSION_NOT_SUPPORTED: -32600,
+  TASK_GENERATION_MISMATCH: -32600,
   PARSE_ERROR: -32700,
   INVALID_REQUEST: -32600,
   METHOD_NOT_FOUND: -32601,

@@ -1,5 +1,5 @@
 /** `a2a accounting list`: the statements of the caller's tasks (docs/extensions/accounting.md §6). */
-import { listStatements } from '../../accounting/statements.js';
+import { listStatements } from '../../client/accounting-statements.js';
 import { formatAmount } from '../../accounting/quantities.js';
 import { EXAMPLE_URL, type Command } from '../command.js';
 import { agentUrl, connect } from '../connect.js';
@@ -16,7 +16,9 @@ export const accountingListCommand: Command = {
   flags: { context: { type: 'string' } },
   flagHelp: [['--context ID', 'only the tasks of this conversation']],
   examples: [`accounting list ${EXAMPLE_URL}`, `accounting list ${EXAMPLE_URL} -o json`],
-  notes: ['Statements are kept in the tasks (Task.metadata), so the agent lists only your own.'],
+  notes: [
+    'Statements are kept in the tasks (their final status message), so the agent lists only your own.',
+  ],
   async run({ positionals, values, global, out, signal, errors }) {
     const [rawUrl] = requireArgs(positionals, ['the agent URL']);
     noExtraArgs(positionals, 1);

@@ -8,6 +8,7 @@ import { cardSignCommand } from './card-sign.js';
 import { cardValidateCommand } from './card-validate.js';
 import { cardVerifyCommand } from './card-verify.js';
 import { demoCommand } from './demo.js';
+import { didInitCommand, didShowCommand } from './did-init.js';
 import { discoverCommand } from './discover.js';
 import { getCommand } from './get.js';
 import { inspectCommand } from './inspect.js';
@@ -33,6 +34,8 @@ export const COMMANDS: readonly Command[] = [
   cardSignCommand,
   cardVerifyCommand,
   cardKeygenCommand,
+  didInitCommand,
+  didShowCommand,
   pushReceiveCommand,
   mcpServeCommand,
   accountingListCommand,

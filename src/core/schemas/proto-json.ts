@@ -56,6 +56,15 @@ export const int32 = z.preprocess(
   z.number().int().min(-2147483648).max(2147483647),
 );
 
+/**
+ * int64 as a JavaScript number: a JSON number or (ProtoJSON) a decimal string in, a number out
+ * (every ProtoJSON reader accepts one); values past 2^53 are refused, not rounded.
+ */
+export const int64 = z.preprocess(
+  (v) => (typeof v === 'string' && /^-?\d+$/.test(v) ? Number(v) : v),
+  z.number().int().min(Number.MIN_SAFE_INTEGER).max(Number.MAX_SAFE_INTEGER),
+);
+
 /** google.protobuf.Struct: a JSON object, contents untouched. */
 export const struct = z.record(z.string(), z.unknown());
 

@@ -5,6 +5,7 @@ import {
   oneof,
   id,
   int32,
+  int64,
   message,
   pageToken,
   requiredId,
@@ -15,6 +16,8 @@ import { TaskPushNotificationConfig } from './push.js';
 import { Task, TaskState } from './task.js';
 
 const historyLength = int32.pipe(z.number().min(0, 'must not be negative'));
+/** A task generation (A2A 1.1 draft, spec dev-1.1 §3.2.7): 1 and up; 0 means "unknown". */
+const generation = int64.pipe(z.number().min(0, 'must not be negative'));
 const tenant = id.optional();
 
 export const SendMessageConfiguration = message({
@@ -22,6 +25,11 @@ export const SendMessageConfiguration = message({
   taskPushNotificationConfig: TaskPushNotificationConfig.optional(),
   historyLength: historyLength.optional(),
   returnImmediately: z.boolean().optional(),
+  /**
+   * A2A 1.1 draft (spec dev-1.1 §3.2.2): refuse the message with TASK_GENERATION_MISMATCH unless
+   * the task's generation is this value (servers with `generations: true`; ignored for a new task).
+   */
+  ifGenerationMatch: generation.optional(),
 });
 export type SendMessageConfiguration = z.infer<typeof SendMessageConfiguration>;
 
@@ -59,6 +67,11 @@ export const GetTaskRequest = message({
   tenant,
   id: requiredId,
   historyLength: historyLength.optional(),
+  /**
+   * A2A 1.1 draft long-poll (spec dev-1.1 §3.2.7): a server SHOULD hold the call until the task's
+   * generation passes this value and MAY answer earlier. Accepted; this server answers at once.
+   */
+  currentGeneration: generation.optional(),
 });
 export type GetTaskRequest = z.infer<typeof GetTaskRequest>;
 

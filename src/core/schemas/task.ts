@@ -2,7 +2,23 @@
 import { z } from 'zod';
 import { Message } from './message.js';
 import { Part } from './part.js';
-import { oneof, id, message, protoEnum, requiredId, struct, timestamp } from './proto-json.js';
+import {
+  int64,
+  oneof,
+  id,
+  message,
+  protoEnum,
+  requiredId,
+  struct,
+  timestamp,
+} from './proto-json.js';
+
+/**
+ * A2A 1.1 draft `generation` (spec dev-1.1 §3.2.7): 1 at creation, +1 per state transition or
+ * artifact change, each one event. Only servers with `generations: true` set it; 0 or absent
+ * means the server does not implement it.
+ */
+const generation = int64.pipe(z.number().min(0, 'must not be negative')).optional();
 
 /** TaskState values in proto number order (1..8); `TASK_STATE_UNSPECIFIED` is never real data. */
 export const TASK_STATES = [
@@ -42,6 +58,7 @@ export const Task = message({
   artifacts: z.array(Artifact).optional(),
   history: z.array(Message).optional(),
   metadata: struct.optional(),
+  generation,
 });
 export type Task = z.infer<typeof Task>;
 
@@ -50,6 +67,7 @@ export const TaskStatusUpdateEvent = message({
   contextId: requiredId,
   status: TaskStatus,
   metadata: struct.optional(),
+  generation,
 });
 export type TaskStatusUpdateEvent = z.infer<typeof TaskStatusUpdateEvent>;
 
@@ -60,6 +78,7 @@ export const TaskArtifactUpdateEvent = message({
   append: z.boolean().optional(),
   lastChunk: z.boolean().optional(),
   metadata: struct.optional(),
+  generation,
 });
 export type TaskArtifactUpdateEvent = z.infer<typeof TaskArtifactUpdateEvent>;
 

@@ -33,6 +33,7 @@ export type {
   Authenticator,
   AuthFailure,
   AuthFailureCode,
+  AuthHttpMessage,
   AuthOutcome,
   AuthRequest,
   ClientCertificate,

@@ -23,6 +23,20 @@ export interface AuthRequest {
   readonly clientCertificate?: ClientCertificate | undefined;
   /** The peer's IP address, when known (rate limits of anonymous callers). */
   readonly remoteAddress?: string | undefined;
+  /**
+   * The HTTP message, for schemes that verify a signature over it (did:wba, RFC 9421): absent
+   * on gRPC and other non-HTTP bindings.
+   */
+  readonly message?: AuthHttpMessage | undefined;
+}
+
+/** The parts of an HTTP request a message signature covers. */
+export interface AuthHttpMessage {
+  readonly method: string;
+  /** The target URI as the client called it (`https://agent.example/a2a/jsonrpc`). */
+  readonly url: string;
+  /** The exact body bytes, or undefined when there is none. */
+  readonly body: Uint8Array | string | undefined;
 }
 
 /**

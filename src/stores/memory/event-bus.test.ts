@@ -8,9 +8,9 @@ describe('MemoryEventBus', () => {
   it('delivers synchronously and forgets a task once its last listener leaves', async () => {
     const bus = new MemoryEventBus();
     const got: number[] = [];
-    const stopA = await bus.subscribe('t', (e) => got.push(e.seq));
-    const stopB = await bus.subscribe('t', (e) => got.push(-e.seq));
-    bus.publish('t', {
+    const stopA = await bus.subscribe('', 't', (e) => got.push(e.seq));
+    const stopB = await bus.subscribe('', 't', (e) => got.push(-e.seq));
+    bus.publish('', 't', {
       seq: 1,
       event: { message: { messageId: 'm', role: 'ROLE_AGENT', parts: [{ text: 'x' }] } },
     });
@@ -25,9 +25,9 @@ describe('MemoryEventBus', () => {
   it('does not deliver after close', async () => {
     const bus = new MemoryEventBus();
     const got: number[] = [];
-    await bus.subscribe('t', (e) => got.push(e.seq));
+    await bus.subscribe('', 't', (e) => got.push(e.seq));
     await bus.close();
-    bus.publish('t', {
+    bus.publish('', 't', {
       seq: 1,
       event: { message: { messageId: 'm', role: 'ROLE_AGENT', parts: [{ text: 'x' }] } },
     });

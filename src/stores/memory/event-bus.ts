@@ -1,4 +1,5 @@
-/** In-process EventBus: synchronous fan-out to the listeners of one task. */
+/** In-process EventBus: synchronous fan-out to the listeners of one task of one tenant. */
+import { busKey } from '../bus-key.js';
 import type { EventBus, LogEntry, LogListener } from '../types.js';
 
 /** Fans appended entries out to listeners in this process. */
@@ -6,8 +7,8 @@ export class MemoryEventBus implements EventBus {
   private readonly listeners = new Map<string, Set<LogListener>>();
 
   /** Delivers at once, without a promise (the hot path of a single process). */
-  publish(taskId: string, entry: LogEntry): void {
-    const set = this.listeners.get(taskId);
+  publish(tenant: string, taskId: string, entry: LogEntry): void {
+    const set = this.listeners.get(busKey(tenant, taskId));
     if (!set) return;
     for (const listener of set) {
       try {
@@ -18,13 +19,14 @@ export class MemoryEventBus implements EventBus {
     }
   }
 
-  async subscribe(taskId: string, listener: LogListener): Promise<() => void> {
-    let set = this.listeners.get(taskId);
-    if (!set) this.listeners.set(taskId, (set = new Set()));
+  async subscribe(tenant: string, taskId: string, listener: LogListener): Promise<() => void> {
+    const key = busKey(tenant, taskId);
+    let set = this.listeners.get(key);
+    if (!set) this.listeners.set(key, (set = new Set()));
     set.add(listener);
     return () => {
       set.delete(listener);
-      if (set.size === 0 && this.listeners.get(taskId) === set) this.listeners.delete(taskId);
+      if (set.size === 0 && this.listeners.get(key) === set) this.listeners.delete(key);
     };
   }
 

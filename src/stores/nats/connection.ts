@@ -39,8 +39,8 @@ export async function openNats(options: NatsConnectionOptions): Promise<OpenedNa
 
 /**
  * A subject token for any id: ids made of `[A-Za-z0-9_-]` stand as they are; others become `~`
- * and their base64url UTF-8 bytes (NATS tokens may not hold `.`, `*`, `>` or whitespace). Raw ids
- * never start with `~`, so two ids never share a token.
+ * and their base64url UTF-8 bytes (NATS tokens may not hold `.`, `*`, `>` or whitespace); `''`
+ * becomes `~` alone. Raw ids never start with `~`, so two ids never share a token.
  */
 export function subjectToken(id: string): string {
   if (/^[A-Za-z0-9_-]+$/.test(id)) return id;

@@ -2,9 +2,11 @@
  * NATS JetStream EventBus: live fan-out between server instances connected to one NATS, with a
  * JetStream stream as a replayable copy of the recent log.
  *
- * - One subject per task, `<prefix>.events.<task token>` (see `subjectToken`), captured by the
- *   stream `<PREFIX>_EVENTS`. Publishing waits for the stream's ack and carries a message id
- *   (`<task>:<seq>`), so a retried publish is stored once (JetStream duplicate window).
+ * - One subject per tenant and task, `<prefix>.events.<tenant token>.<task token>` (see
+ *   `subjectToken`; the tenant `''` is the token `~`), captured by the stream `<PREFIX>_EVENTS`:
+ *   NATS permissions can confine an account to `<prefix>.events.<tenant token>.>`. Publishing
+ *   waits for the stream's ack and carries a message id (`<tenant>.<task>:<seq>`), so a retried
+ *   publish is stored once (JetStream duplicate window).
  * - Body: the StreamResponse JSON; headers `A2A-Seq` (the log seq) and `A2A-Task-Id`. An entry
  *   over the server's max payload is sent without body (`A2A-Omitted: too-large`); receivers read
  *   it from `store` (a LogSource, e.g. the PostgresTaskStore), later entries of the task waiting.
@@ -25,6 +27,7 @@ import {
   type MsgRequest,
 } from '@nats-io/jetstream';
 import type { StreamResponse } from '../../core/schemas/index.js';
+import { busKey } from '../bus-key.js';
 import type { EventBus, LogEntry, LogListener, LogSource } from '../types.js';
 import { checkPrefix, openNats, subjectToken, type NatsConnectionOptions } from './connection.js';
 
@@ -42,6 +45,8 @@ export interface NatsEventBusOptions extends NatsConnectionOptions {
 }
 
 interface TaskSubscription {
+  readonly tenant: string;
+  readonly taskId: string;
   readonly subject: string;
   readonly listeners: Set<LogListener>;
   readonly sub: Subscription;
@@ -93,12 +98,12 @@ export class NatsEventBus implements EventBus {
     }
   }
 
-  /** The subject of a task's entries. */
-  subject(taskId: string): string {
-    return `${this.prefix}.events.${subjectToken(taskId)}`;
+  /** The subject of the entries of a tenant's task. */
+  subject(tenant: string, taskId: string): string {
+    return `${this.prefix}.events.${taskTokens(tenant, taskId)}`;
   }
 
-  async publish(taskId: string, entry: LogEntry): Promise<void> {
+  async publish(tenant: string, taskId: string, entry: LogEntry): Promise<void> {
     if (this.closed) throw new Error('a2a-kit: the event bus is closed');
     const h = natsHeaders();
     h.set(SEQ, String(entry.seq));
@@ -108,18 +113,22 @@ export class NatsEventBus implements EventBus {
       h.set(OMITTED, 'too-large');
       body = new Uint8Array(0);
     }
-    await this.js.publish(this.subject(taskId), body, {
+    const tokens = taskTokens(tenant, taskId);
+    await this.js.publish(`${this.prefix}.events.${tokens}`, body, {
       headers: h,
-      msgID: `${subjectToken(taskId)}:${entry.seq}`,
+      msgID: `${tokens}:${entry.seq}`,
     });
   }
 
-  async subscribe(taskId: string, listener: LogListener): Promise<() => void> {
+  async subscribe(tenant: string, taskId: string, listener: LogListener): Promise<() => void> {
     if (this.closed) throw new Error('a2a-kit: the event bus is closed');
-    let found = this.subscriptions.get(taskId);
+    const key = busKey(tenant, taskId);
+    let found = this.subscriptions.get(key);
     if (!found) {
-      const subject = this.subject(taskId);
+      const subject = this.subject(tenant, taskId);
       const entry: TaskSubscription = {
+        tenant,
+        taskId,
         subject,
         listeners: new Set(),
         lastSeq: 0,
@@ -127,12 +136,12 @@ export class NatsEventBus implements EventBus {
         pending: 0,
         sub: this.nc.subscribe(subject, {
           callback: (error, msg) => {
-            if (!error) this.receive(taskId, entry, msg.headers, msg.data);
+            if (!error) this.receive(entry, msg.headers, msg.data);
           },
         }),
       };
       found = entry;
-      this.subscriptions.set(taskId, found);
+      this.subscriptions.set(key, found);
       // The server knows of the interest once a flush returns: an entry published after
       // subscribe() resolved is delivered (EventBus contract).
       await this.nc.flush();
@@ -141,20 +150,20 @@ export class NatsEventBus implements EventBus {
     task.listeners.add(listener);
     return () => {
       task.listeners.delete(listener);
-      if (task.listeners.size === 0 && this.subscriptions.get(taskId) === task) {
-        this.subscriptions.delete(taskId);
+      if (task.listeners.size === 0 && this.subscriptions.get(key) === task) {
+        this.subscriptions.delete(key);
         task.sub.unsubscribe();
       }
     };
   }
 
   /**
-   * The entries of a task after `afterSeq` that the stream still holds (its `maxAgeMs`), in
-   * order: what a subscriber missed while NATS was unreachable. Entries sent without body are
-   * read from `store`.
+   * The entries of a tenant's task after `afterSeq` that the stream still holds (its
+   * `maxAgeMs`), in order: what a subscriber missed while NATS was unreachable. Entries sent
+   * without body are read from `store`.
    */
-  async replay(taskId: string, afterSeq: number): Promise<LogEntry[]> {
-    const subject = this.subject(taskId);
+  async replay(tenant: string, taskId: string, afterSeq: number): Promise<LogEntry[]> {
+    const subject = this.subject(tenant, taskId);
     const last = await this.jsm.streams
       .getMessage(this.stream, { last_by_subj: subject })
       .catch(() => null);
@@ -192,14 +201,13 @@ export class NatsEventBus implements EventBus {
   private async watch(): Promise<void> {
     for await (const status of this.nc.status()) {
       if (status.type !== 'reconnect') continue;
-      for (const [taskId, task] of this.subscriptions) {
-        this.later(task, async () => this.replay(taskId, task.lastSeq));
+      for (const task of this.subscriptions.values()) {
+        this.later(task, async () => this.replay(task.tenant, task.taskId, task.lastSeq));
       }
     }
   }
 
   private receive(
-    taskId: string,
     task: TaskSubscription,
     h: { get(name: string): string } | undefined,
     data: Uint8Array,
@@ -212,7 +220,7 @@ export class NatsEventBus implements EventBus {
       return;
     }
     this.later(task, async () => {
-      const entry = await this.decode(taskId, seq, h, data);
+      const entry = await this.decode(task.taskId, seq, h, data);
       return entry ? [entry] : [];
     });
   }
@@ -266,6 +274,11 @@ export class NatsEventBus implements EventBus {
       }
     }
   }
+}
+
+/** `<tenant token>.<task token>`: the end of a task's subject (`~` for the tenant `''`). */
+function taskTokens(tenant: string, taskId: string): string {
+  return `${subjectToken(tenant)}.${subjectToken(taskId)}`;
 }
 
 /** `a2a.x` → `A2A_X_EVENTS` (stream names may not hold dots). */

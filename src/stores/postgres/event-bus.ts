@@ -2,17 +2,19 @@
  * PostgreSQL EventBus: LISTEN/NOTIFY on one channel per schema (`<schema>_events`), so instances
  * sharing a PostgreSQL store fan events out to each other with no other server to run.
  *
- * - Payload `{"taskId","seq","event"}`, plus `"trace"` and `"at"` (the entry's `trace` and
- *   `publishedAt`, when tracing set them); when that exceeds `maxPayloadBytes` (PostgreSQL refuses
+ * - Payload `{"taskId","seq","event"}`, plus `"tenant"` (the task's tenant, left out when `''`),
+ *   `"trace"` and `"at"` (the entry's `trace` and `publishedAt`, when tracing set them); when that exceeds `maxPayloadBytes` (PostgreSQL refuses
  *   payloads of 8,000 bytes and more) the event is left out and the receiving bus reads the entry
  *   from the store (`store` option). Later entries of that task wait for it, so
  *   delivery order per task always holds.
+ * - A subscriber hears the entries of its own tenant and task only.
  * - Per task, entries are delivered with strictly increasing seq: an older or repeated one is
  *   dropped (the log has it; a stream that sees a gap reads the log).
  * - When the listening connection drops, it is re-established with backoff; then the bus delivers
  *   the last log entry of every subscribed task, so a subscriber that missed entries sees a seq
  *   gap and catches up from the log. Without `store`, it catches up at the task's next entry.
  */
+import { busKey } from '../bus-key.js';
 import type { EventBus, LogEntry, LogListener, LogSource } from '../types.js';
 import { connect, type Connection, type PostgresConnectionOptions } from './connection.js';
 import { Listener } from './listener.js';
@@ -36,6 +38,7 @@ export interface PostgresEventBusOptions extends PostgresConnectionOptions {
 }
 
 interface Subscription {
+  readonly taskId: string;
   readonly listeners: Set<LogListener>;
   lastSeq: number;
   /** Deliveries waiting for a read from the store, in arrival order. */
@@ -44,6 +47,7 @@ interface Subscription {
 }
 
 interface Notice {
+  tenant?: string;
   taskId: string;
   seq: number;
   event?: LogEntry['event'];
@@ -87,14 +91,15 @@ export class PostgresEventBus implements EventBus {
     return this.listener.listening;
   }
 
-  async publish(taskId: string, entry: LogEntry): Promise<void> {
+  async publish(tenant: string, taskId: string, entry: LogEntry): Promise<void> {
     if (this.closed) throw new Error('a2a-kit: the event bus is closed');
     const { seq, event, trace, publishedAt: at } = entry;
-    let payload = JSON.stringify(trace ? { taskId, seq, event, trace, at } : { taskId, seq, event });
+    const id = tenant === '' ? { taskId } : { tenant, taskId };
+    let payload = JSON.stringify(trace ? { ...id, seq, event, trace, at } : { ...id, seq, event });
     // Cheap length test first: UTF-8 never takes more than 3 bytes per UTF-16 unit.
     if (payload.length * 3 > this.maxPayloadBytes) {
       if (Buffer.byteLength(payload) > this.maxPayloadBytes) {
-        payload = JSON.stringify(trace ? { taskId, seq, trace, at } : { taskId, seq });
+        payload = JSON.stringify(trace ? { ...id, seq, trace, at } : { ...id, seq });
       }
     }
     await this.conn.pool.query({
@@ -104,19 +109,20 @@ export class PostgresEventBus implements EventBus {
     });
   }
 
-  async subscribe(taskId: string, listener: LogListener): Promise<() => void> {
+  async subscribe(tenant: string, taskId: string, listener: LogListener): Promise<() => void> {
     await this.whenListening();
-    let sub = this.subscriptions.get(taskId);
+    const key = busKey(tenant, taskId);
+    let sub = this.subscriptions.get(key);
     if (!sub) {
-      sub = { listeners: new Set(), lastSeq: 0, chain: Promise.resolve(), pending: 0 };
-      this.subscriptions.set(taskId, sub);
+      sub = { taskId, listeners: new Set(), lastSeq: 0, chain: Promise.resolve(), pending: 0 };
+      this.subscriptions.set(key, sub);
     }
     const subscription = sub;
     subscription.listeners.add(listener);
     return () => {
       subscription.listeners.delete(listener);
-      if (subscription.listeners.size === 0 && this.subscriptions.get(taskId) === subscription) {
-        this.subscriptions.delete(taskId);
+      if (subscription.listeners.size === 0 && this.subscriptions.get(key) === subscription) {
+        this.subscriptions.delete(key);
       }
     };
   }
@@ -158,7 +164,7 @@ export class PostgresEventBus implements EventBus {
       return; // not ours
     }
     if (!isNotice(notice)) return;
-    const sub = this.subscriptions.get(notice.taskId);
+    const sub = this.subscriptions.get(busKey(notice.tenant ?? '', notice.taskId));
     if (!sub) return;
     const { taskId, seq, event } = notice;
     const traced = tracing(notice);
@@ -174,8 +180,8 @@ export class PostgresEventBus implements EventBus {
   /** After a reconnection: the tail of each subscribed task, to reveal gaps to subscribers. */
   private catchUp(): void {
     const store = this.store;
-    for (const [taskId, sub] of this.subscriptions) {
-      if (store) this.later(sub, () => store.lastEntry(taskId));
+    for (const sub of this.subscriptions.values()) {
+      if (store) this.later(sub, () => store.lastEntry(sub.taskId));
     }
   }
 
@@ -227,5 +233,9 @@ function tracing(notice: Notice): Pick<LogEntry, 'trace' | 'publishedAt'> {
 function isNotice(value: unknown): value is Notice {
   if (typeof value !== 'object' || value === null) return false;
   const v = value as Partial<Notice>;
-  return typeof v.taskId === 'string' && Number.isSafeInteger(v.seq);
+  return (
+    typeof v.taskId === 'string' &&
+    Number.isSafeInteger(v.seq) &&
+    (v.tenant === undefined || typeof v.tenant === 'string')
+  );
 }

@@ -5,6 +5,8 @@
 export { PostgresTaskStore } from './task-store.js';
 export type { PostgresTaskStoreOptions } from './task-store.js';
 export { PostgresEventBus } from './event-bus.js';
+export { PostgresRequestWhenStore } from './request-when.js';
+export type { PostgresRequestWhenStoreOptions } from './request-when.js';
 export type { PostgresEventBusOptions } from './event-bus.js';
 export type { LogSource } from '../types.js';
 export type { PostgresConnectionOptions } from './connection.js';

@@ -1,11 +1,13 @@
 /**
  * The ListTasks queries (spec §3.1.4): one page in (status_ts DESC, id DESC) order by keyset
  * pagination on the `tasks_list` / `tasks_context` indexes, and the COUNT(*) for totalSize.
- * Only parameters carry values; the filters only choose which conditions are present.
+ * Only parameters carry values; the filters only choose which conditions are present. A page
+ * with a byte budget (TaskQuery.maxBytes) measures each task in the database first (the stored
+ * sizes of its base and of the log after it) and loads only the tasks that fit.
  */
 import type { Pool, QueryConfig } from 'pg';
 import type { Task, TaskState } from '../../core/schemas/index.js';
-import { decodePageToken, encodePageToken, type Cursor } from '../paging.js';
+import { decodePageToken, encodePageToken, withinBytes, type Cursor } from '../paging.js';
 import type { Scope, TaskPage, TaskQuery, TaskRecord } from '../types.js';
 
 /** What the page query returns per task (the snapshot is loaded separately). */
@@ -13,6 +15,8 @@ interface PageRow {
   id: string;
   state: TaskState;
   status_ts: string;
+  /** Stored bytes of the task (bigint, as text), when the page is bounded. */
+  bytes?: string;
 }
 
 /** The page query (pageSize + 1 rows: the extra one tells whether a next page exists) and the count. */
@@ -41,8 +45,14 @@ function pageQueries(
     where.push(`(status_ts, id) < ($${values.length - 1}, $${values.length})`);
   }
   values.push(query.pageSize + 1);
+  // octet_length of a stored json value reads its size, not its content (no detoasting).
+  const bytes =
+    query.maxBytes !== undefined && Number.isFinite(query.maxBytes)
+      ? `, octet_length(t.base::text) + coalesce((SELECT sum(octet_length(e.body::text))
+             FROM ${s}.events e WHERE e.task_id = t.id AND e.seq > t.base_seq), 0) AS bytes`
+      : '';
   const page = {
-    text: `SELECT id, state, status_ts FROM ${s}.tasks WHERE ${where.join(' AND ')}
+    text: `SELECT t.id, t.state, t.status_ts${bytes} FROM ${s}.tasks t WHERE ${where.join(' AND ')}
            ORDER BY status_ts DESC, id DESC LIMIT $${values.length}`,
     values,
   };
@@ -63,7 +73,7 @@ export async function listPage(
     pool.query<PageRow>(page),
     pool.query<{ n: number }>(count),
   ]);
-  const rows = pageResult.rows.slice(0, query.pageSize);
+  const { rows, more: left } = withinBytes(pageResult.rows, query.pageSize, query.maxBytes);
   const records = await load(rows.map((r) => r.id));
   const tasks: Task[] = [];
   for (const row of rows) {
@@ -71,7 +81,7 @@ export async function listPage(
     if (record) tasks.push(record.task);
   }
   const last = rows[rows.length - 1];
-  const more = pageResult.rows.length > query.pageSize && last !== undefined;
+  const more = left && last !== undefined;
   // The cursor is the row's sort key, exactly what the next page's keyset condition compares.
   const cursor = last && { id: last.id, status: { state: last.state, timestamp: last.status_ts } };
   return {

@@ -121,6 +121,20 @@ export const MIGRATIONS: readonly Migration[] = [
     // request continues the task's trace, whichever instance sends it; NULL when none.
     up: (s) => `ALTER TABLE ${s}.push_outbox ADD COLUMN trace text;`,
   },
+  {
+    version: 8,
+    name: 'request-when records',
+    // Pending Request-When records of a delegating process (src/stores/postgres/request-when.ts).
+    up: (s) => `
+      CREATE TABLE ${s}.request_when (
+        id text PRIMARY KEY,
+        status text NOT NULL,
+        record jsonb NOT NULL,
+        created_at timestamptz NOT NULL DEFAULT now()
+      );
+      CREATE INDEX request_when_pending ON ${s}.request_when (status, created_at);
+    `,
+  },
 ];
 
 /** The schema version this code expects. */

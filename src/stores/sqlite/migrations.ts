@@ -134,6 +134,21 @@ export const SQLITE_MIGRATIONS: readonly SqliteMigration[] = [
       ALTER TABLE push_outbox ADD COLUMN trace TEXT;
     `,
   },
+  {
+    version: 8,
+    name: 'request-when records',
+    sql: `
+      -- Pending Request-When records of a delegating process (src/stores/sqlite/request-when.ts):
+      -- the record as JSON, its status indexed for the resume after a restart.
+      CREATE TABLE request_when (
+        id TEXT PRIMARY KEY,
+        status TEXT NOT NULL,
+        record TEXT NOT NULL,
+        created_at INTEGER NOT NULL
+      );
+      CREATE INDEX request_when_pending ON request_when (status, created_at);
+    `,
+  },
 ];
 
 /** The schema version this code writes. */

@@ -26,6 +26,8 @@ export interface ListRow {
   seq: number;
   snapshot_seq: number;
   created_at: number;
+  /** Bytes of the task as stored (checkpoint plus the log after it), when the page is bounded. */
+  bytes?: number;
 }
 
 /** Named parameters of the task-row insert. */
@@ -163,7 +165,8 @@ export function listStatements(
   query: TaskQuery,
   paged: boolean,
 ): ListStatements {
-  const key = [query.contextId, query.status, query.statusTimestampAfter, paged]
+  const bounded = query.maxBytes !== undefined && Number.isFinite(query.maxBytes);
+  const key = [query.contextId, query.status, query.statusTimestampAfter, paged, bounded]
     .map(Boolean)
     .join();
   let statements = cache.get(key);
@@ -175,12 +178,19 @@ export function listStatements(
   const filter = where.join(' AND ');
   // Row values compare (status_ts, id) in the same order as paging.ts's newestFirst.
   const cursor = paged ? ' AND (status_ts, id) < (@cursorTs, @cursorId)' : '';
+  // A bounded page measures each task where it lies (octet_length reads no JSON into
+  // JavaScript), so the page can end before the task that would pass the byte budget.
+  const bytes = bounded
+    ? `, (SELECT octet_length(s.snapshot) FROM snapshots s WHERE s.task_id = tasks.id)
+         + (SELECT coalesce(sum(octet_length(e.event)), 0) FROM events e
+             WHERE e.task_id = tasks.id AND e.seq > tasks.snapshot_seq) AS bytes`
+    : '';
   statements = {
     count: db.prepare<[ListParams], { n: number }>(
       `SELECT COUNT(*) AS n FROM tasks WHERE ${filter}`,
     ),
     page: db.prepare<[ListParams], ListRow>(
-      `SELECT id, seq, snapshot_seq, created_at FROM tasks WHERE ${filter}${cursor}
+      `SELECT id, seq, snapshot_seq, created_at${bytes} FROM tasks WHERE ${filter}${cursor}
        ORDER BY status_ts DESC, id DESC LIMIT @limit`,
     ),
   };

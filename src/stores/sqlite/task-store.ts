@@ -19,7 +19,7 @@ import type Database from 'better-sqlite3';
 import { A2AError } from '../../core/errors.js';
 import type { StreamResponse, Task, TaskState, TaskStatus } from '../../core/schemas/index.js';
 import { TaskTransitionError, batchProblem, isTerminal } from '../../core/task-state.js';
-import { decodePageToken, encodePageToken } from '../paging.js';
+import { decodePageToken, encodePageToken, withinBytes } from '../paging.js';
 import type {
   IndexedMessage,
   AppendOptions,
@@ -189,13 +189,10 @@ export class SqliteTaskStore implements TaskStore, PushConfigStore {
     };
     return this.read(() => {
       const totalSize = count.get(params)?.n ?? 0;
-      const rows = page.all(params);
+      const { rows, more } = withinBytes(page.all(params), query.pageSize, query.maxBytes);
       // Listing does not fill the cache: a large listing must not push out the running tasks.
-      const tasks = rows
-        .slice(0, query.pageSize)
-        .map((row) => this.projections.load(row.id, row, false).projection.task);
+      const tasks = rows.map((row) => this.projections.load(row.id, row, false).projection.task);
       const last = tasks[tasks.length - 1];
-      const more = rows.length > query.pageSize;
       return { tasks, nextPageToken: more && last ? encodePageToken(last) : '', totalSize };
     });
   }

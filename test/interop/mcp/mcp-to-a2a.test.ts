@@ -132,13 +132,18 @@ describe.each([
         final = event.statusUpdate.status.state;
       }
     }
-    // The SDK client may drop a progress notification that races the result: the early ones
-    // (50 ms apart) must all be there, in order.
-    expect(said.slice(0, 3)).toEqual([
-      'Calling the MCP tool slow.',
-      'step 1 (1/5)',
-      'step 2 (2/5)',
-    ]);
+    // Every notification, in order, but the last one may be missing, and only it: the tool
+    // (an SDK McpServer) awaits each notification before it returns, so the wire order is
+    // step 1..5 then the result, 50 ms apart except step 5 and the result. The SDK client
+    // (Protocol in @modelcontextprotocol/sdk 1.32) runs notification handlers in a microtask
+    // but the response handler at once, and the response deletes the request's progress
+    // handler: when step 5 and the result arrive in one read, step 5 finds no handler and is
+    // dropped ("Received a progress notification for an unknown token", on the client's
+    // onerror) before our code sees it. Nothing on our side can order it (docs/mcp.md).
+    const steps = ['step 1 (1/5)', 'step 2 (2/5)', 'step 3 (3/5)', 'step 4 (4/5)'];
+    const whole = ['Calling the MCP tool slow.', ...steps, 'step 5 (5/5)', ''];
+    const lastDropped = whole.filter((s) => s !== 'step 5 (5/5)');
+    expect([whole, lastDropped]).toContainEqual(said);
     expect(final).toBe('TASK_STATE_COMPLETED');
   });
 

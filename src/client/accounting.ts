@@ -2,15 +2,14 @@
  * The client side of the accounting extension (docs/extensions/accounting.md §3–§5): ask a
  * quote, send the signed authorization on the quoted task, read the statement.
  */
-import type { A2AClient } from '../client/client.js';
+import type { A2AClient } from './client.js';
 import type { CallOptions } from '../transport/transport.js';
 import type { Message, SendMessageRequest, Task } from '../core/schemas/index.js';
 import { newId } from '../core/ids.js';
 import { A2AError } from '../core/errors.js';
-import { ACCOUNTING_EXTENSION, type AccountingRequest } from './extension.js';
-import { quoteOf, type AccountingRecord } from './priced-agent.js';
-import { accountingMetadata } from './extension.js';
-import type { Quote } from './schemas.js';
+import { ACCOUNTING_EXTENSION, type AccountingRequest } from '../accounting/extension.js';
+import { quoteOf, recordOf, type AccountingRecord } from '../accounting/record.js';
+import type { Quote } from '../accounting/schemas.js';
 
 /** Call options that activate the extension (`A2A-Extensions`, spec §4.6.1). */
 export function withAccountingExtension(options: CallOptions = {}): CallOptions {
@@ -107,6 +106,6 @@ export async function sendAuthorized(
 }
 
 /** The accounting record of a task: quote, authorization, refusal, statement. */
-export function accountingOf(task: Pick<Task, 'metadata'>): AccountingRecord | undefined {
-  return accountingMetadata(task.metadata);
+export function accountingOf(task: Task): AccountingRecord | undefined {
+  return recordOf(task);
 }

@@ -1,14 +1,14 @@
 /**
- * Listing statements (docs/extensions/accounting.md §6): the statements are in the tasks'
- * metadata, durable in the agent's task store, so ListTasks — scoped to the caller by the
+ * Listing statements (docs/extensions/accounting.md §6): the statements are on the tasks' final
+ * status messages, durable in the agent's task store, so ListTasks — scoped to the caller by the
  * server, filtered by context — lists them per caller and per context.
  */
-import type { A2AClient } from '../client/client.js';
+import type { A2AClient } from './client.js';
 import type { CallOptions } from '../transport/transport.js';
 import type { ListTasksRequest, TaskState } from '../core/schemas/index.js';
-import { statementOf } from './priced-agent.js';
-import type { Statement } from './schemas.js';
-import { withAccountingExtension } from './client.js';
+import { statementOf } from '../accounting/record.js';
+import type { Statement } from '../accounting/schemas.js';
+import { withAccountingExtension } from './accounting.js';
 
 /** One task's statement. */
 export interface StatementRow {

@@ -13,13 +13,19 @@ import { textOf, userMessage } from '../core/parts.js';
 import { serve, type ServeResult } from '../node/serve.js';
 import { generateSigningKey } from '../security/signing-keys.js';
 import { SqliteTaskStore } from '../stores/sqlite/task-store.js';
-import { authorize, signClaims, quoteDigest, type PayerKey } from './authorization.js';
-import { accountingOf, requestQuote, sendAuthorized, withAccountingExtension } from './client.js';
-import { ACCOUNTING_EXTENSION } from './extension.js';
-import { createPricedAgent, statementOf, type PricedAgent } from './priced-agent.js';
-import { amount } from './quantities.js';
-import { listStatements } from './statements.js';
-import { StatementSchema } from './schemas.js';
+import { authorize, signClaims, quoteDigest, type PayerKey } from '../accounting/authorization.js';
+import {
+  accountingOf,
+  requestQuote,
+  sendAuthorized,
+  withAccountingExtension,
+} from '../client/accounting.js';
+import { ACCOUNTING_EXTENSION } from '../accounting/extension.js';
+import { statementOf } from '../accounting/record.js';
+import { amount } from '../accounting/quantities.js';
+import { listStatements } from '../client/accounting-statements.js';
+import { StatementSchema } from '../accounting/schemas.js';
+import { createAgent, type Agent } from './agent.js';
 import { newId } from '../core/ids.js';
 
 let clockMs = 0;
@@ -29,7 +35,7 @@ const stranger = await generateSigningKey('ES256');
 const signer: PayerKey = { payer: 'alice', key: payer.key, alg: payer.alg, kid: payer.kid };
 const forger: PayerKey = { payer: 'alice', key: stranger.key, alg: stranger.alg, kid: payer.kid };
 
-const definition: PricedAgent = {
+const definition: Agent = {
   card: {
     name: 'Priced translator',
     description: 'Translates for a fee',
@@ -70,7 +76,7 @@ const dir = mkdtempSync(join(tmpdir(), 'a2a-accounting-'));
 const dbPath = join(dir, 'tasks.db');
 let served: ServeResult;
 beforeAll(async () => {
-  served = await serve(createPricedAgent(definition), {
+  served = await serve(createAgent(definition), {
     logger: null,
     store: new SqliteTaskStore({ path: dbPath }),
   });
@@ -140,6 +146,10 @@ describe.each(['JSONRPC', 'HTTP+JSON'])('accounting over %s', (binding) => {
       finalState: 'TASK_STATE_COMPLETED',
     });
     expect(statement?.quote?.quoteId).toBe(quote.quoteId);
+    // Where the spec allows it: on the final status message (spec §4.1.2, §4.1.4), not merged
+    // from the update's own metadata into Task.metadata (spec §4.2.1).
+    expect(done.task.status.message?.metadata?.[ACCOUNTING_EXTENSION]).toMatchObject({ statement });
+    expect(done.task.metadata?.[ACCOUNTING_EXTENSION]).toBeUndefined();
     const got = await client.getTask({ id: quote.taskId }, withAccountingExtension());
     expect(statementOf(got)).toEqual(statement);
   });
@@ -243,7 +253,7 @@ describe('statements are durable and listable (§6)', () => {
     const { quote } = await requestQuote(client, { ...userMessage('durable words'), contextId });
     await sendAuthorized(client, quote, await authorize(quote, { cap: quote.amount, signer }));
     await served.close();
-    served = await serve(createPricedAgent(definition), {
+    served = await serve(createAgent(definition), {
       logger: null,
       store: new SqliteTaskStore({ path: dbPath }),
     });
