@@ -4,67 +4,113 @@
  * returns or throws, with the task and context ids and the last state the agent yielded. The
  * agent's own code runs with that span active, so its spans, and the calls it makes with an
  * instrumented A2AClient, belong to the task's trace. Also counts running executions.
+ *
+ * With nothing registered `execute` is the agent's own (no wrapper). Otherwise the wrapper is a
+ * plain async iterator rather than an async generator: a generator around a generator costs a
+ * promise chain per step, the hot path of every send.
  */
-import { SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
+import { SpanKind, SpanStatusCode, trace, type Attributes, type Span } from '@opentelemetry/api';
 import type { Agent, AgentEvent, ExecutionContext } from '../server/agent.js';
+import type { Instruments } from './instruments.js';
 import { ATTR, SPAN } from './names.js';
 import type { TelemetryRuntime } from './runtime.js';
 
+const AGENT_LABELS = [ATTR.agentName] as const;
+
 /** `agent` with its executions traced by `runtime`. */
 export function tracedAgent(runtime: TelemetryRuntime, agent: Agent): Agent {
-  return { ...agent, execute: (context) => execute(runtime, agent, context) };
+  return {
+    ...agent,
+    execute(ctx) {
+      const tracer = runtime.tracer();
+      const meters = runtime.metrics();
+      if (tracer === undefined && meters === undefined) return agent.execute(ctx);
+      const parent = runtime.active();
+      const span = tracer?.startSpan(
+        SPAN.execute,
+        { kind: SpanKind.INTERNAL, attributes: startAttributes(agent, ctx) },
+        parent,
+      );
+      const active = span ? trace.setSpan(parent, span) : parent;
+      const labels = meters && runtime.labels(AGENT_LABELS, agent.card.name);
+      meters?.activeTasks.add(1, labels);
+      const events = runtime.within(active, () => agent.execute(ctx)[Symbol.asyncIterator]());
+      return new TracedExecution(runtime, active, events, span, meters, labels);
+    },
+  };
 }
 
-async function* execute(
-  runtime: TelemetryRuntime,
-  agent: Agent,
-  ctx: ExecutionContext,
-): AsyncGenerator<AgentEvent> {
-  const tracer = runtime.tracer();
-  const meters = runtime.metrics();
-  if (tracer === undefined && meters === undefined) {
-    yield* agent.execute(ctx);
-    return;
+function startAttributes(agent: Agent, ctx: ExecutionContext): Attributes {
+  const attributes: Attributes = {
+    [ATTR.agentName]: agent.card.name,
+    [ATTR.taskId]: ctx.task.id,
+    [ATTR.conversationId]: ctx.task.contextId,
+  };
+  if (ctx.message.messageId) attributes[ATTR.messageId] = ctx.message.messageId;
+  return attributes;
+}
+
+/** One execution's events, each step run with the execution's span active. */
+class TracedExecution implements AsyncIterableIterator<AgentEvent> {
+  private done = false;
+
+  constructor(
+    private readonly runtime: TelemetryRuntime,
+    private readonly active: ReturnType<TelemetryRuntime['active']>,
+    private readonly events: AsyncIterator<AgentEvent>,
+    private readonly span: Span | undefined,
+    private readonly meters: Instruments | undefined,
+    private readonly labels: Attributes | undefined,
+  ) {}
+
+  [Symbol.asyncIterator](): this {
+    return this;
   }
-  const parent = runtime.active();
-  const span = tracer?.startSpan(
-    SPAN.execute,
-    {
-      kind: SpanKind.INTERNAL,
-      attributes: {
-        [ATTR.agentName]: agent.card.name,
-        [ATTR.taskId]: ctx.task.id,
-        [ATTR.conversationId]: ctx.task.contextId,
-        ...(ctx.message.messageId ? { [ATTR.messageId]: ctx.message.messageId } : {}),
-      },
-    },
-    parent,
-  );
-  const active = span ? trace.setSpan(parent, span) : parent;
-  const labels = { [ATTR.agentName]: agent.card.name };
-  meters?.activeTasks.add(1, labels);
-  const events = runtime.within(active, () => agent.execute(ctx)[Symbol.asyncIterator]());
-  let done = false;
-  try {
-    for (;;) {
-      const step = await runtime.within(active, () => events.next());
-      if (step.done === true) break;
-      const event = step.value;
-      if ('statusUpdate' in event)
-        span?.setAttribute(ATTR.taskState, event.statusUpdate.status.state);
-      yield event;
+
+  /**
+   * The agent's own step promise, returned as is (so the step is ready as soon as without
+   * tracing: the server batches the events an agent yields back to back into one append),
+   * observed on the side.
+   */
+  next(): Promise<IteratorResult<AgentEvent>> {
+    if (this.done) return Promise.resolve({ done: true, value: undefined });
+    const step = this.runtime.within(this.active, () => this.events.next());
+    step.then(this.observe, this.fail);
+    return step;
+  }
+
+  private readonly observe = (step: IteratorResult<AgentEvent>): void => {
+    if (step.done === true) this.finish(false);
+    else if ('statusUpdate' in step.value) {
+      this.span?.setAttribute(ATTR.taskState, step.value.statusUpdate.status.state);
     }
-    done = true;
-  } catch (error) {
-    done = true;
-    span?.recordException(error instanceof Error ? error : String(error));
-    span?.setStatus({ code: SpanStatusCode.ERROR, message: 'the agent threw' });
-    span?.setAttribute(ATTR.errorType, error instanceof Error ? error.name : 'Error');
-    throw error;
-  } finally {
-    // Stopped early (a cancel, a halt): the agent's generator is closed too.
-    if (!done) await runtime.within(active, () => events.return?.());
-    meters?.activeTasks.add(-1, labels);
+  };
+
+  private readonly fail = (error: unknown): void => this.finish(true, error);
+
+  /** Stopped early (a cancel, a halt): the agent's generator is closed too. */
+  async return(value?: unknown): Promise<IteratorResult<AgentEvent>> {
+    if (this.done) return { done: true, value: undefined };
+    try {
+      await this.runtime.within(this.active, () => this.events.return?.(value));
+      this.finish(false);
+    } catch (error) {
+      this.finish(true, error);
+      throw error;
+    }
+    return { done: true, value: undefined };
+  }
+
+  private finish(failed: boolean, error?: unknown): void {
+    if (this.done) return;
+    this.done = true;
+    const span = this.span;
+    if (failed && span !== undefined) {
+      span.recordException(error instanceof Error ? error : String(error));
+      span.setStatus({ code: SpanStatusCode.ERROR, message: 'the agent threw' });
+      span.setAttribute(ATTR.errorType, error instanceof Error ? error.name : 'Error');
+    }
+    this.meters?.activeTasks.add(-1, this.labels);
     span?.end();
   }
 }

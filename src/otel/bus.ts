@@ -4,27 +4,30 @@
  * the task's trace: each entry received with a trace context is delivered inside an
  * `a2a.bus.receive` span (kind CONSUMER) whose parent is the publisher's span (unless it is
  * delivered synchronously inside the publish, already in that span), and the bus lag
- * (publish to delivery) is measured. A publish leaves an `a2a.bus.publish` event on the
- * active span (a span per entry would double the spans of a stream for little insight).
- * The distributed buses (PostgreSQL) carry `trace` across; the in-process bus passes it as is.
+ * (publish to delivery) is measured. A publish opens no span and adds no event (the append it
+ * follows is one already, store.ts); its trace context is computed once per context and shared.
+ * The distributed buses (PostgreSQL) carry `trace` across; the in-process bus is left as it is.
  */
 import { ROOT_CONTEXT, SpanKind, context, trace } from '@opentelemetry/api';
+import { MemoryEventBus } from '../stores/memory/event-bus.js';
 import type { EventBus, LogEntry, LogListener } from '../stores/types.js';
-import { ATTR, PUBLISH_EVENT, SPAN } from './names.js';
+import { ATTR, SPAN } from './names.js';
 import type { TelemetryRuntime } from './runtime.js';
 
-/** `bus` with trace context carried on its entries by `runtime`. */
+/**
+ * `bus` with trace context carried on its entries by `runtime`; the in-process bus as is (it
+ * delivers inside the publish, in the publisher's own context, with no lag to measure).
+ */
 export function tracedBus(runtime: TelemetryRuntime, bus: EventBus): EventBus {
+  if (bus instanceof MemoryEventBus) return bus;
   return {
     publish(tenant, taskId, entry) {
       if (runtime.tracer() === undefined || entry.trace !== undefined) {
         return bus.publish(tenant, taskId, entry);
       }
       const active = runtime.active();
-      const span = trace.getSpan(active);
-      if (span === undefined) return bus.publish(tenant, taskId, entry);
-      span.addEvent(PUBLISH_EVENT, { [ATTR.taskId]: taskId, [ATTR.seq]: entry.seq });
-      const carried = runtime.inject(active, {});
+      const carried = trace.getSpan(active) && runtime.carrier(active);
+      if (carried === undefined) return bus.publish(tenant, taskId, entry);
       return bus.publish(tenant, taskId, { ...entry, trace: carried, publishedAt: Date.now() });
     },
     subscribe(tenant, taskId, listener) {
@@ -47,11 +50,11 @@ function deliver(
     meters?.busLag.record(Math.max(0, Date.now() - entry.publishedAt) / 1000);
   }
   const tracer = runtime.tracer();
-  if (tracer === undefined) return listener(entry);
+  // Delivered synchronously inside the publish (the in-process bus): already in that trace.
+  if (tracer === undefined || runtime.isActiveCarrier(carried)) return listener(entry);
   const parent = runtime.extract(ROOT_CONTEXT, {
     get: (name) => (Object.hasOwn(carried, name) ? carried[name] : undefined),
   });
-  // Delivered synchronously inside the publish (the in-process bus): already in that trace.
   if (trace.getSpanContext(context.active())?.spanId === trace.getSpanContext(parent)?.spanId) {
     return listener(entry);
   }

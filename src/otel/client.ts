@@ -13,7 +13,7 @@ import type { ClientCall, Interceptor } from '../client/interceptors.js';
 import type { Instruments } from './instruments.js';
 import { ATTR } from './names.js';
 import type { TelemetryRuntime } from './runtime.js';
-import { end } from './server.js';
+import { REQUEST_LABELS, end } from './server.js';
 
 /** What one call keeps across its attempts (in `ClientCall.callState`). */
 interface CallTrace {
@@ -71,13 +71,10 @@ export function clientInterceptor(runtime: TelemetryRuntime): Interceptor {
       const streamed =
         call.operation === 'SendStreamingMessage' || call.operation === 'SubscribeToTask';
       if (state.span) end(state.span, state.facts, outcome, streamed ? state.events : undefined);
-      const labels = {
-        [ATTR.method]: call.operation,
-        [ATTR.binding]: call.binding,
-        [ATTR.outcome]: outcome,
-      };
-      state.meters?.clientRequests.add(1, labels);
-      state.meters?.clientDuration.record((performance.now() - state.started) / 1000, labels);
+      if (state.meters === undefined) return;
+      const labels = runtime.labels(REQUEST_LABELS, call.operation, call.binding, outcome);
+      state.meters.clientRequests.add(1, labels);
+      state.meters.clientDuration.record((performance.now() - state.started) / 1000, labels);
     },
   };
 }

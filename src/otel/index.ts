@@ -23,7 +23,7 @@ import { TelemetryRuntime, type TelemetryProviders } from './runtime.js';
 import { serverMiddleware } from './server.js';
 import { tracedStore } from './store.js';
 
-export { ATTR, METRIC, SCOPE, SPAN, PUBLISH_EVENT } from './names.js';
+export { ATTR, EVENT, METRIC, SCOPE, SPAN } from './names.js';
 export type { PushTelemetry } from './push.js';
 export type { TelemetryProviders } from './runtime.js';
 

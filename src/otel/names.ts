@@ -52,8 +52,14 @@ export const SPAN = {
   push: 'a2a.push.deliver',
 } as const;
 
-/** Name of the span event a bus publish leaves on the active span. */
-export const PUBLISH_EVENT = 'a2a.bus.publish';
+/**
+ * Names of the span events a2a-kit adds to the active span instead of opening a span (a span
+ * per append would more than double the spans of a send for little insight).
+ */
+export const EVENT = {
+  /** A store append while the writer's span is open (else it is a span of the same name). */
+  append: 'a2a.store.append',
+} as const;
 
 /** Metric instrument names (a2a-kit's own; the draft defers metrics). */
 export const METRIC = {

@@ -10,6 +10,7 @@ import {
   metrics as globalMetrics,
   propagation,
   trace,
+  type Attributes,
   type Context,
   type MeterProvider,
   type TextMapPropagator,
@@ -18,6 +19,9 @@ import {
 } from '@opentelemetry/api';
 import { Instruments } from './instruments.js';
 import { SCOPE } from './names.js';
+
+/** Label sets kept (methods × bindings × outcomes is far fewer; this bounds a misuse). */
+const MAX_LABEL_SETS = 4096;
 
 /** Options of {@link a2aTelemetry} that say where spans and metrics go. */
 export interface TelemetryProviders {
@@ -38,6 +42,9 @@ export class TelemetryRuntime {
   private instruments: Instruments | undefined;
   private instrumentsFor: MeterProvider | undefined;
   private noopMeters = false;
+  /** What `inject` wrote for each context (contexts are immutable, so the answer never changes). */
+  private carriers = new WeakMap<Context, Readonly<Record<string, string>>>();
+  private labelSets = new Map<string, Attributes>();
 
   constructor(private readonly options: TelemetryProviders) {}
 
@@ -84,12 +91,52 @@ export class TelemetryRuntime {
     return carrier;
   }
 
-  /** The context `carrier` continues, on top of `base`. */
+  /**
+   * The trace context of `ctx` as headers (undefined when the propagator writes none), computed
+   * once per context and shared: callers must not change it (copy it to add to it).
+   */
+  carrier(ctx: Context): Readonly<Record<string, string>> | undefined {
+    let carried = this.carriers.get(ctx);
+    if (carried === undefined) {
+      carried = Object.freeze(this.inject(ctx, {}));
+      this.carriers.set(ctx, carried);
+    }
+    for (const _ in carried) return carried;
+    return undefined;
+  }
+
+  /** True when `carried` is the carrier of the active context (delivered inside its publish). */
+  isActiveCarrier(carried: object): boolean {
+    return this.carriers.get(context.active()) === carried;
+  }
+
+  /**
+   * The context `carrier` continues, on top of `base`; `base` itself, with no propagator work,
+   * when the carrier has none of the propagator's fields (a request without `traceparent`).
+   */
   extract(base: Context, carrier: { get(name: string): string | null | undefined }): Context {
-    return (this.options.propagator ?? propagation).extract(base, carrier, {
+    const propagator = this.options.propagator ?? propagation;
+    if (!propagator.fields().some((field) => carrier.get(field) != null)) return base;
+    return propagator.extract(base, carrier, {
       get: (c, key) => c.get(key) ?? undefined,
       keys: () => [],
     });
+  }
+
+  /**
+   * One shared attribute set per combination of `values` under `keys` (metric labels: method,
+   * binding, outcome), so recording a measurement allocates none.
+   */
+  labels(keys: readonly string[], ...values: string[]): Attributes {
+    const id = `${keys[0] ?? ''}\u0000${values.join('\u0000')}`;
+    let set = this.labelSets.get(id);
+    if (set === undefined) {
+      const built: Attributes = {};
+      keys.forEach((key, i) => (built[key] = values[i]));
+      set = Object.freeze(built);
+      if (this.labelSets.size < MAX_LABEL_SETS) this.labelSets.set(id, set);
+    }
+    return set;
   }
 
   /** The active context (AsyncLocalStorage, when a context manager is registered). */

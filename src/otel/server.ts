@@ -18,6 +18,9 @@ import { ATTR } from './names.js';
 import type { TelemetryRuntime } from './runtime.js';
 
 const NO_HEADERS = { get: () => null };
+/** Metric labels of a request. */
+export const REQUEST_LABELS = [ATTR.method, ATTR.binding, ATTR.outcome] as const;
+const STREAM_LABELS = [ATTR.method] as const;
 
 /** The tracing and metrics middleware of `runtime`. */
 export function serverMiddleware(runtime: TelemetryRuntime): OperationMiddleware {
@@ -37,13 +40,15 @@ export function serverMiddleware(runtime: TelemetryRuntime): OperationMiddleware
     const finish = (error: unknown, events?: number) => {
       const outcome = error === undefined ? 'OK' : errorCode(error);
       if (span) end(span, facts, outcome, events);
-      const labels = {
-        [ATTR.method]: operation,
-        [ATTR.binding]: call.protocolBinding ?? 'unknown',
-        [ATTR.outcome]: outcome,
-      };
-      meters?.serverRequests.add(1, labels);
-      meters?.serverDuration.record((performance.now() - started) / 1000, labels);
+      if (meters === undefined) return;
+      const labels = runtime.labels(
+        REQUEST_LABELS,
+        operation,
+        call.protocolBinding ?? 'unknown',
+        outcome,
+      );
+      meters.serverRequests.add(1, labels);
+      meters.serverDuration.record((performance.now() - started) / 1000, labels);
     };
     let result: unknown;
     try {
@@ -57,7 +62,8 @@ export function serverMiddleware(runtime: TelemetryRuntime): OperationMiddleware
       finish(undefined);
       return result;
     }
-    return traced(result as AsyncIterable<StreamItem>, facts, finish, meters, operation);
+    const labels = meters && runtime.labels(STREAM_LABELS, operation);
+    return traced(result as AsyncIterable<StreamItem>, facts, finish, meters, labels);
   };
 }
 
@@ -66,11 +72,10 @@ async function* traced(
   facts: CallFacts,
   finish: (error: unknown, events: number) => void,
   meters: Instruments | undefined,
-  operation: OperationName,
+  labels: Attributes | undefined,
 ): AsyncIterable<StreamItem> {
   let events = 0;
   let failure: unknown;
-  const labels = { [ATTR.method]: operation };
   meters?.activeStreams.add(1, labels);
   try {
     for await (const item of stream) {

@@ -1,18 +1,22 @@
 /**
- * A task store with its appends traced and timed: each append is an `a2a.store.append` span
- * (child of the writer: the agent's execution, a CancelTask) and a latency measurement; the push
- * deliveries it enqueues carry its trace context (AppendOptions.trace), so each webhook request
- * continues the task's trace, even when another instance or a restarted process sends it.
+ * A task store with its appends traced and timed: each append is an `a2a.store.append` event on
+ * the writer's span while that is open (the operation being served: a send, a CancelTask), else
+ * an `a2a.store.append` span of its own (a task running on after its request answered, a
+ * recovery), and a latency measurement either way. The push deliveries it enqueues carry the
+ * trace context of that span (AppendOptions.trace), so each webhook request continues the
+ * task's trace, even when another instance or a restarted process sends it.
  * Tasks reaching a terminal or interrupted state are counted by state. Give the same wrapped
  * store to the server and to the push notifier (their shared outbox is how deliveries are
  * enqueued in the append's own transaction).
  */
-import { SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
+import { SpanKind, SpanStatusCode, trace, type Attributes } from '@opentelemetry/api';
 import type { StreamResponse } from '../core/schemas/index.js';
 import { isSettled } from '../core/task-state.js';
 import type { NewDelivery, PushOutbox, StoreFacets, TaskStore } from '../stores/types.js';
-import { ATTR, SPAN } from './names.js';
+import { ATTR, EVENT, SPAN } from './names.js';
 import type { TelemetryRuntime } from './runtime.js';
+
+const STATE_LABELS = [ATTR.taskState] as const;
 
 /** `store` with its appends traced and measured by `runtime`. */
 export function tracedStore(runtime: TelemetryRuntime, store: TaskStore): TaskStore {
@@ -27,15 +31,23 @@ export function tracedStore(runtime: TelemetryRuntime, store: TaskStore): TaskSt
       }
       const started = performance.now();
       const parent = runtime.active();
-      const span = tracer?.startSpan(
-        SPAN.append,
-        {
-          kind: SpanKind.INTERNAL,
-          attributes: { [ATTR.taskId]: taskId, [ATTR.appendEvents]: events.length },
-        },
-        parent,
-      );
-      const carried = span ? runtime.inject(trace.setSpan(parent, span), {}) : undefined;
+      const writer = trace.getSpan(parent);
+      // The writer's span still open (the operation being served): an event on it. Otherwise
+      // (a task running on after its request answered, a recovery): a span of its own.
+      const span =
+        tracer !== undefined && writer?.isRecording() !== true
+          ? tracer.startSpan(
+              SPAN.append,
+              {
+                kind: SpanKind.INTERNAL,
+                attributes: { [ATTR.taskId]: taskId, [ATTR.appendEvents]: events.length },
+              },
+              parent,
+            )
+          : undefined;
+      const carried = tracer && runtime.carrier(span ? trace.setSpan(parent, span) : parent);
+      const state = settledState(events);
+      let failure: string | undefined;
       try {
         const seq = await store.append(
           scope,
@@ -44,19 +56,24 @@ export function tracedStore(runtime: TelemetryRuntime, store: TaskStore): TaskSt
           expectedSeq,
           carried ? { ...options, trace: carried } : options,
         );
-        const state = settledState(events);
-        if (state !== undefined) {
-          span?.setAttribute(ATTR.taskState, state);
-          meters?.taskOutcomes.add(1, { [ATTR.taskState]: state });
-        }
+        if (state !== undefined) meters?.taskOutcomes.add(1, runtime.labels(STATE_LABELS, state));
         return seq;
       } catch (error) {
+        failure = error instanceof Error ? error.name : 'Error';
         span?.setStatus({ code: SpanStatusCode.ERROR, message: String(error) });
-        span?.setAttribute(ATTR.errorType, error instanceof Error ? error.name : 'Error');
         throw error;
       } finally {
         meters?.appendDuration.record((performance.now() - started) / 1000);
-        span?.end();
+        if (span !== undefined) {
+          if (state !== undefined) span.setAttribute(ATTR.taskState, state);
+          if (failure !== undefined) span.setAttribute(ATTR.errorType, failure);
+          span.end();
+        } else if (tracer !== undefined && writer !== undefined) {
+          const attributes: Attributes = { [ATTR.appendEvents]: events.length };
+          if (state !== undefined) attributes[ATTR.taskState] = state;
+          if (failure !== undefined) attributes[ATTR.errorType] = failure;
+          writer.addEvent(EVENT.append, attributes);
+        }
       }
     },
     get: (scope, taskId) => store.get(scope, taskId),
@@ -95,9 +112,8 @@ function tracedFacets(
 function tracedOutbox(runtime: TelemetryRuntime, outbox: PushOutbox): PushOutbox {
   return {
     enqueue(deliveries) {
-      if (runtime.tracer() === undefined) return outbox.enqueue(deliveries);
-      const carried = runtime.inject(runtime.active(), {});
-      if (Object.keys(carried).length === 0) return outbox.enqueue(deliveries);
+      const carried = runtime.tracer() && runtime.carrier(runtime.active());
+      if (carried === undefined) return outbox.enqueue(deliveries);
       return outbox.enqueue(
         deliveries.map((d): NewDelivery => (d.trace ? d : { ...d, trace: carried })),
       );

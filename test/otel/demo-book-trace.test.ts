@@ -87,9 +87,14 @@ describe('docs/observability.md', () => {
     expect([hooks, pushes()]).toEqual([6, 6]);
     const spans = sdk.spans();
     expect(spans.filter((s) => s.kind === SpanKind.CLIENT && s.name !== SPAN.push)).toHaveLength(2);
-    const tree = renderTree(spans, [ATTR.taskState, ATTR.binding, ATTR.httpStatus]);
+    const tree = renderTree(spans, [
+      ATTR.taskState,
+      ATTR.binding,
+      ATTR.appendEvents,
+      ATTR.httpStatus,
+    ]);
     const doc = readFileSync(DOC, 'utf8');
-    const block = `${BEGIN}\n\`\`\`text\n${tree}\n\`\`\`\n${END}`;
+    const block = `${BEGIN}\n\n\`\`\`text\n${tree}\n\`\`\`\n\n${END}`; // as prettier lays it out
     if (process.env['A2A_WRITE_TRACE']) {
       const at = doc.indexOf(BEGIN);
       const to = doc.indexOf(END) + END.length;

@@ -3,7 +3,13 @@
  * memory, a meter provider read on demand, W3C trace context + baggage propagation and the
  * AsyncLocalStorage context manager (as NodeSDK sets them up), plus helpers to read the span tree.
  */
-import { SpanStatusCode, context, type TextMapPropagator } from '@opentelemetry/api';
+import {
+  SpanStatusCode,
+  context,
+  type Attributes,
+  type HrTime,
+  type TextMapPropagator,
+} from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
 import {
   CompositePropagator,
@@ -21,6 +27,7 @@ import {
   InMemorySpanExporter,
   SimpleSpanProcessor,
   type ReadableSpan,
+  type TimedEvent,
 } from '@opentelemetry/sdk-trace-base';
 
 /** A metric reader the test collects from when it wants. */
@@ -73,7 +80,10 @@ export function parentOf(span: ReadableSpan): string {
   return span.parentSpanContext?.spanId ?? '';
 }
 
-/** An indented text rendering of the span tree of one trace, children in start order. */
+/**
+ * An indented text rendering of the span tree of one trace: under each span its child spans and
+ * its events (`· name`), in time order.
+ */
 export function renderTree(
   spans: readonly ReadableSpan[],
   attributes: readonly string[] = [],
@@ -85,22 +95,33 @@ export function renderTree(
     children.set(parent, [...(children.get(parent) ?? []), s]);
   }
   const kinds = ['INTERNAL', 'SERVER', 'CLIENT', 'PRODUCER', 'CONSUMER'];
-  const lines: string[] = [];
-  const walk = (id: string, depth: number) => {
-    const list = [...(children.get(id) ?? [])].sort(
-      (a, b) => a.startTime[0] - b.startTime[0] || a.startTime[1] - b.startTime[1],
-    );
-    for (const s of list) {
-      const shown = attributes
-        .filter((a) => s.attributes[a] !== undefined)
-        .map((a) => `${a}=${String(s.attributes[a])}`);
-      const error = s.status.code === SpanStatusCode.ERROR ? ' ERROR' : '';
-      lines.push(
-        `${'  '.repeat(depth)}${s.name} [${kinds[s.kind] ?? s.kind}]${error}${shown.length ? ' ' + shown.join(' ') : ''}`,
-      );
-      walk(s.spanContext().spanId, depth + 1);
-    }
+  const shown = (values: Attributes | undefined) => {
+    const list = attributes
+      .filter((a) => values?.[a] !== undefined)
+      .map((a) => `${a}=${String(values?.[a])}`);
+    return list.length ? ' ' + list.join(' ') : '';
   };
-  walk('', 0);
+  const nanos = (t: HrTime) => t[0] * 1e9 + t[1];
+  const lines: string[] = [];
+  const walk = (id: string, events: readonly TimedEvent[], depth: number) => {
+    const items: { at: number; line: () => void }[] = [
+      ...events.map((e) => ({
+        at: nanos(e.time),
+        line: () => lines.push(`${'  '.repeat(depth)}· ${e.name}${shown(e.attributes)}`),
+      })),
+      ...(children.get(id) ?? []).map((s) => ({
+        at: nanos(s.startTime),
+        line: () => {
+          const error = s.status.code === SpanStatusCode.ERROR ? ' ERROR' : '';
+          lines.push(
+            `${'  '.repeat(depth)}${s.name} [${kinds[s.kind] ?? s.kind}]${error}${shown(s.attributes)}`,
+          );
+          walk(s.spanContext().spanId, s.events, depth + 1);
+        },
+      })),
+    ];
+    for (const item of items.sort((a, b) => a.at - b.at)) item.line();
+  };
+  walk('', [], 0);
   return lines.join('\n');
 }
