@@ -6,6 +6,7 @@
 import type { z } from 'zod';
 import { PROTOCOL_VERSION } from '../core/interfaces.js';
 import { describeViolations, fieldViolations } from '../core/validate.js';
+import { DEADLINE_PASSED, SHARED_FROM_MS, sharedDeadline } from './deadline-signal.js';
 import { TransportError } from './errors.js';
 
 /** What to send. */
@@ -20,7 +21,7 @@ export interface HttpRequest {
   fetch?: typeof fetch | undefined;
   /**
    * Only `text()` or `close()` will be called (no idle timeout to re-arm): without a caller's
-   * signal the exchange then takes the hot path (no AbortSignal given to fetch).
+   * signal the deadline may then use a shared signal (deadline-signal.ts).
    */
   unary?: boolean | undefined;
 }
@@ -41,7 +42,7 @@ export interface HttpExchange {
 export async function openExchange(request: HttpRequest): Promise<HttpExchange> {
   const { url, signal } = request;
   if (signal?.aborted) throw aborted(url, signal.reason);
-  if (request.unary === true && signal === undefined) {
+  if (request.unary === true && signal === undefined && request.timeoutMs >= SHARED_FROM_MS) {
     return unaryExchange(request);
   }
   const controller = new AbortController();
@@ -119,63 +120,45 @@ export async function openExchange(request: HttpRequest): Promise<HttpExchange> 
 }
 
 /**
- * The hot path of a unary call without a caller's signal: fetch gets no AbortSignal at all (a
- * signal per call, or a shared one, costs more client CPU than the rest of a small call: undici
- * follows it with a listener and a finalizer); the deadline is one timer raced against the
- * reply. When it passes first the call fails with TIMEOUT at its deadline as before; the request
- * itself cannot be aborted, so its connection is released when the late reply arrives (its body
- * is discarded) or the server closes it.
+ * The hot path of a unary call without a caller's signal: the deadline is a shared signal (one
+ * AbortController and timer per slot of calls, not per call) and nothing is left to clean up.
  */
 async function unaryExchange(request: HttpRequest): Promise<HttpExchange> {
   const { url, timeoutMs } = request;
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  let expired = false;
-  const deadline = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => {
-      expired = true;
-      reject(new TransportError('TIMEOUT', `no reply from ${url} within ${timeoutMs} ms`, { url }));
-    }, timeoutMs);
-  });
-  deadline.catch(() => undefined); // raced below; never unhandled
-  const sent = (request.fetch ?? fetch)(url, {
-    method: request.method,
-    headers: request.headers,
-    ...(request.body !== undefined ? { body: request.body } : {}),
-  });
+  const signal = sharedDeadline(timeoutMs);
+  const timeout = (error: unknown) =>
+    signal.aborted && signal.reason === DEADLINE_PASSED
+      ? new TransportError('TIMEOUT', `no reply from ${url} within ${timeoutMs} ms`, { url })
+      : error;
   let response: Response;
   try {
-    response = await Promise.race([sent, deadline]);
+    response = await (request.fetch ?? fetch)(url, {
+      method: request.method,
+      headers: request.headers,
+      ...(request.body !== undefined ? { body: request.body } : {}),
+      signal,
+    });
   } catch (error) {
-    clearTimeout(timer);
-    if (expired) sent.then(discard, () => undefined);
-    throw classify(error, undefined, url, 'connect');
+    throw classify(timeout(error), signal, url, 'connect');
   }
   return {
     response,
     url,
     async text() {
       try {
-        return await Promise.race([response.text(), deadline]);
+        return await response.text();
       } catch (error) {
-        throw classify(error, undefined, url, 'read');
-      } finally {
-        clearTimeout(timer);
+        throw classify(timeout(error), signal, url, 'read');
       }
     },
-    // eslint-disable-next-line require-yield -- a unary exchange is read whole
+    // eslint-disable-next-line require-yield -- a unary exchange has no chunks
     async *chunks() {
       throw new Error('a unary exchange is read with text()');
     },
     close() {
-      clearTimeout(timer);
-      discard(response);
+      response.body?.cancel().catch(() => undefined);
     },
   };
-}
-
-/** Drops a reply nobody reads, so its connection can be reused. */
-function discard(response: Response): void {
-  response.body?.cancel().catch(() => undefined);
 }
 
 function aborted(url: string, reason: unknown): TransportError {
@@ -197,12 +180,12 @@ const NETWORK_CODES: Record<string, string> = {
 /** Maps a fetch or body-read failure to a TransportError. */
 function classify(
   error: unknown,
-  signal: AbortSignal | undefined,
+  signal: AbortSignal,
   url: string,
   phase: 'connect' | 'read',
 ): TransportError {
   if (error instanceof TransportError) return error;
-  if (signal?.aborted === true && signal.reason instanceof TransportError) return signal.reason;
+  if (signal.aborted && signal.reason instanceof TransportError) return signal.reason;
   const code = causeCode(error);
   const why =
     (code && NETWORK_CODES[code]) ?? (error instanceof Error ? error.message : String(error));
