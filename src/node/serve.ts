@@ -123,6 +123,13 @@ export async function serve(
     await push.push?.notifier.close?.(); // the notifier made above (an invalid card, say)
     throw error;
   }
+  if (!owned && options.compat !== undefined && !sameVersions(options.compat, server.compat)) {
+    throw new TypeError(
+      'serve(server, { compat }): the A2AServer you pass has its own compat option; give compat to it',
+    );
+  }
+  // One option for every binding: the server's (serve() passes its own to the server it makes).
+  options = { ...options, compat: server.compat };
   const host = options.host ?? '127.0.0.1';
   let access: AccessControl;
   let limits: ReturnType<typeof resolveConnectionLimits>;
@@ -263,7 +270,12 @@ function serverOptions(agent: Agent, options: ServeOptions, push: ServedPush): A
   if (options.memory !== undefined) result.memory = options.memory;
   if (options.interrupted !== undefined) result.interrupted = options.interrupted;
   if (options.log !== undefined) result.log = options.log;
+  if (options.compat !== undefined) result.compat = options.compat;
   return result;
+}
+
+function sameVersions(a: readonly string[], b: readonly string[]): boolean {
+  return a.length === b.length && a.every((v) => b.includes(v));
 }
 
 const LOOPBACK = /^(127\.\d+\.\d+\.\d+|localhost|::1|\[::1\])$/;

@@ -40,6 +40,7 @@ import { resumeSeq } from './event-ids.js';
 import { TaskLog } from './task-log.js';
 import { listTaskViews, taskRecord, viewTask } from './task-views.js';
 import {
+  compatOf,
   DEFAULT_LIST_PAGE_BYTES,
   idempotencyOf,
   type A2AServerOptions,
@@ -47,7 +48,7 @@ import {
 } from './server-options.js';
 import { TaskRunner } from './task-runner.js';
 import { openTaskStream, type StreamStart } from './task-stream.js';
-import type { StreamItem, SubscribeToTaskParams } from '../core/service.js';
+import type { CompatVersion, StreamItem, SubscribeToTaskParams } from '../core/service.js';
 
 export type { StreamItem } from '../core/service.js';
 export type { A2AServerOptions, MemoryLimits } from './server-options.js';
@@ -68,6 +69,8 @@ export class A2AServer {
   readonly ownership: TaskOwnership | undefined;
   /** Expiry and per-caller cap of interrupted tasks (undefined when off). */
   readonly interrupted: InterruptedTasks | undefined;
+  /** The older protocol versions served next to 1.0 (the `compat` option; empty when none). */
+  readonly compat: readonly CompatVersion[];
   private readonly runner: TaskRunner;
   /** The one write path of this server's tasks (store, then bus, then push). */
   private readonly log: TaskLog;
@@ -80,6 +83,7 @@ export class A2AServer {
 
   constructor(options: A2AServerOptions) {
     this.agent = options.agent;
+    this.compat = compatOf(options.compat);
     this.limits = options.memory ?? {};
     this.store = options.store ?? new MemoryTaskStore();
     this.bus = options.bus ?? new MemoryEventBus();

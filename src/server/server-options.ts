@@ -3,6 +3,7 @@
  * defaults, and the reading of the idempotency option.
  */
 import type { Logger } from '../core/logger.js';
+import { COMPAT_VERSIONS, type CompatVersion } from '../core/service.js';
 import type { EventBus, PushConfigStore, TaskStore } from '../stores/types.js';
 import type { Agent } from './agent.js';
 import { DEFAULT_IDEMPOTENCY_WINDOW_MS, type IdempotencyOptions } from './intake.js';
@@ -71,6 +72,14 @@ export interface A2AServerOptions {
    * messages sent at the same moment may each start a task. `false` turns both off.
    */
   interrupted?: InterruptedOptions | false;
+  /**
+   * Older protocol versions served next to 1.0: `['0.3']` serves A2A 0.3 JSON-RPC and HTTP+JSON
+   * at the 1.0 URLs (requests without `A2A-Version`) and the 0.3 gRPC service next to the 1.0
+   * one, lists 0.3 entries in the card after the 1.0 ones, and answers card requests without
+   * `A2A-Version` with the hybrid card (docs/interop.md). The HTTP handler, `serve()` and the
+   * gRPC server built on this server follow it. Default none.
+   */
+  compat?: readonly CompatVersion[] | undefined;
 }
 
 /** What one reader or one response may hold (approximate JSON bytes). */
@@ -108,4 +117,17 @@ export function idempotencyOf(option: A2AServerOptions['idempotency']): Idempote
     throw new Error(`idempotency.windowMs must be a non-negative number of ms, not ${windowMs}`);
   }
   return { windowMs };
+}
+
+/** The `compat` option, checked: a TypeError names a version that cannot be served. */
+export function compatOf(option: readonly CompatVersion[] | undefined): readonly CompatVersion[] {
+  for (const version of option ?? []) {
+    if (!COMPAT_VERSIONS.includes(version)) {
+      throw new TypeError(
+        `compat: cannot serve protocol version ${JSON.stringify(version)}; ` +
+          `the versions served next to 1.0 are ${COMPAT_VERSIONS.join(', ')}`,
+      );
+    }
+  }
+  return Object.freeze([...(option ?? [])]);
 }
