@@ -4,6 +4,7 @@
  * It wakes when deliveries are enqueued here, when one finishes (the next of its pair becomes
  * due), when a retry is due, and on a poll interval (work enqueued by other instances).
  */
+import { pushPayload } from './payloads.js';
 import type { PushConfigStore, TraceCarrier } from '../stores/types.js';
 import {
   backoffDelay,
@@ -185,13 +186,14 @@ export class PushWorker {
     let status: number | undefined;
     try {
       const target = this.o.guard.check(config.url);
-      const body = new TextEncoder().encode(d.body);
+      const payload = pushPayload(config, d.body);
+      const body = new TextEncoder().encode(payload.body);
       const signature = await this.o.signer?.sign({
         body,
         taskId: d.taskId,
         audience: config.url,
       });
-      const headers = deliveryHeaders(config, d.id, signature);
+      const headers = deliveryHeaders(config, d.id, signature, payload.contentType);
       let response: PushResponse | undefined;
       const send = async (extra: Readonly<Record<string, string>>): Promise<number> => {
         // The trace headers never replace the delivery's own (credentials, signature).

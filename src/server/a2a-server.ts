@@ -355,7 +355,7 @@ export class A2AServer {
     call: CallContext,
   ): Promise<TaskPushNotificationConfig> {
     const scope = this.admit(call);
-    return this.pushConfigs().create(scope, params);
+    return this.pushConfigs().create(scope, params, params.taskId, call.protocolVersion);
   }
 
   /** GetTaskPushNotificationConfig (spec §3.1.8). */

@@ -25,6 +25,7 @@ import {
   requestedExtensions03,
 } from './errors.js';
 import { pushConfigFrom03, pushConfigTo03, sendParamsFrom03 } from './requests.js';
+import { V03_VERSION } from './wire.js';
 
 const JSON_TYPE = 'application/json';
 
@@ -95,6 +96,7 @@ export async function handleRest03(
     }
     const extensions = requestedExtensions03(req.headers.get('x-a2a-extensions'));
     if (extensions !== undefined) ctx.call.requestedExtensions = extensions;
+    ctx.call.protocolVersion = V03_VERSION;
     const name = route.operation;
     const params = withLastEventId(
       name,
