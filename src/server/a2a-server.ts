@@ -425,6 +425,7 @@ export class A2AServer {
     call.activatedExtensions = activateExtensions(
       this.capabilities.extensions ?? [],
       call.requestedExtensions ?? [],
+      call.protocolVersion === '0.3' ? 'X-A2A-Extensions' : undefined,
     );
     return { tenant: call.tenant ?? '', owner: call.principal?.id ?? '' };
   }

@@ -160,7 +160,7 @@ describe('push registered over 1.0', () => {
     expect(JSON.parse(calls[0]?.body ?? '{}')).not.toHaveProperty('kind');
     // Reading the config back over 1.0 shows the spec object only.
     const listed = await client.listTaskPushNotificationConfigs({ taskId: first.id });
-    expect(Object.keys(listed.configs[0] ?? {}).sort()).toEqual(['id', 'taskId', 'token', 'url']);
+    expect(Object.keys(listed.configs?.[0] ?? {}).sort()).toEqual(['id', 'taskId', 'token', 'url']);
   });
 });
 
