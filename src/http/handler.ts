@@ -127,7 +127,11 @@ export function createHttpHandler(
       maxBodyBytes,
       onError,
       call,
-      versionError: versionError(requestedVersion(req, query)),
+      // Built when a binding asks: a 0.3 request (compat) never does, and an A2AError with its
+      // stack is a tenth of such a request's CPU.
+      get versionError() {
+        return versionError(requestedVersion(req, query));
+      },
     };
   }
 
