@@ -121,16 +121,17 @@ export function createHttpHandler(
     const call = new HttpCallContext(req, binding.protocolBinding);
     const extensions = requestedExtensions(req);
     if (extensions !== undefined) call.requestedExtensions = extensions;
+    const version = requestedVersion(req, query);
     return {
       service: security.service,
       keepAliveMs,
       maxBodyBytes,
       onError,
       call,
-      // Built when a binding asks: a 0.3 request (compat) never does, and an A2AError with its
-      // stack is a tenth of such a request's CPU.
+      // Made when a binding asks: a 0.3 binding serves the requests it refuses (their versions),
+      // and an error's stack trace is not free.
       get versionError() {
-        return versionError(requestedVersion(req, query));
+        return versionError(version);
       },
     };
   }

@@ -144,6 +144,10 @@ class NodeHeaders implements HttpHeaders {
   }
 }
 
+/** UTF-16 units of a reply small enough to need no idle timeout: ≤ 12 KiB of UTF-8, under the
+ * smallest socket send buffer Linux starts with (16 KiB). */
+const SMALL_REPLY = 4 * 1024;
+
 /** Writes a reply: idle timeout once writing starts, SSE bursts corked into one write. */
 function writeResponse(
   res: ServerResponse,
@@ -152,8 +156,13 @@ function writeResponse(
 ): Promise<void> {
   return writeNodeResponse(res, response, {
     // A client that stops reading the reply (the socket makes no progress) is let go. Set only
-    // now: while the handler works (a blocking send) the client owes nothing.
-    prepare: (r) => r.setTimeout(idleTimeoutMs, () => r.destroy()),
+    // now: while the handler works (a blocking send) the client owes nothing. A small reply fits
+    // the socket's send buffer at once, so it never waits on the client: no timer for it (the
+    // server's keep-alive timeout then closes an idle connection).
+    prepare:
+      typeof response.body === 'string' && response.body.length <= SMALL_REPLY
+        ? undefined
+        : (r) => r.setTimeout(idleTimeoutMs, () => r.destroy()),
     // Without corking each event costs a syscall, which dominated the cost per event of short
     // streams.
     corkUntil: (uncork) => process.nextTick(uncork),

@@ -19,6 +19,8 @@ interface NativeCrypto {
   createHash(algorithm: 'sha256'): {
     update(text: string, encoding: 'utf8'): { digest(encoding: 'base64url'): string };
   };
+  /** One-shot digest (Node ≥ 20.12): no Hash object, about a third of createHash's time. */
+  hash?: (algorithm: 'sha256', text: string, encoding: 'base64url') => string;
 }
 
 const native = (
@@ -27,6 +29,7 @@ const native = (
 
 /** URL-safe base64 of the SHA-256 of the UTF-8 text, with the runtime's native hash. */
 export function nativeSha256(text: string, crypto: NativeCrypto): string {
+  if (crypto.hash) return crypto.hash('sha256', text, 'base64url');
   return crypto.createHash('sha256').update(text, 'utf8').digest('base64url');
 }
 

@@ -3,7 +3,7 @@
  * used to detect duplicate sends) and what is a new message, concurrent copies, the window, the
  * fingerprint, and retries across a restart on a durable store.
  */
-import { createHash } from 'node:crypto';
+import { createHash, hash } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -194,9 +194,11 @@ describe('messageFingerprint', () => {
     const canonical = '{"messageId":"m","parts":[{"text":"é"}],"role":"ROLE_USER"}';
     const expected = createHash('sha256').update(canonical).digest('base64url').slice(0, 22);
     expect(messageFingerprint(message)).toBe(expected);
-    // The runtime's native hash and the pure-JS one (other runtimes) give the same bytes.
+    // The runtime's native hash (one-shot or not) and the pure-JS one (other runtimes) give
+    // the same bytes.
     for (const text of [canonical, '', 'x'.repeat(1000), '\u{1F600} é']) {
       expect([...portableSha256(text)]).toEqual([...nativeSha256(text, { createHash })]);
+      expect([...portableSha256(text)]).toEqual([...nativeSha256(text, { createHash, hash })]);
     }
   });
 

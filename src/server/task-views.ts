@@ -17,25 +17,27 @@ import {
 import { taskSize } from './event-size.js';
 
 /** The task's record, or TASK_NOT_FOUND (also for a task of another owner or tenant). */
-export async function taskRecord(
-  store: TaskStore,
-  scope: Scope,
-  taskId: string,
-): Promise<TaskRecord> {
-  const record = await store.get(scope, taskId);
-  if (!record)
-    throw new A2AError('TASK_NOT_FOUND', `Task ${taskId} not found`, { metadata: { taskId } });
-  return record;
+export function taskRecord(store: TaskStore, scope: Scope, taskId: string): Promise<TaskRecord> {
+  return store.get(scope, taskId).then((record) => record ?? taskNotFound(taskId));
 }
 
-/** The task as GetTask shows it (`historyLength` applied). */
-export async function viewTask(
+/**
+ * The task as GetTask shows it (`historyLength` applied). One promise hop over the store's: the
+ * blocking send reads it on every call.
+ */
+export function viewTask(
   store: TaskStore,
   scope: Scope,
   taskId: string,
   options: { historyLength?: number | undefined },
 ): Promise<Task> {
-  return taskView((await taskRecord(store, scope, taskId)).task, options);
+  return store
+    .get(scope, taskId)
+    .then((record) => taskView((record ?? taskNotFound(taskId)).task, options));
+}
+
+function taskNotFound(taskId: string): never {
+  throw new A2AError('TASK_NOT_FOUND', `Task ${taskId} not found`, { metadata: { taskId } });
 }
 
 /** One ListTasks page: the store's page, cut short once its views pass `maxBytes`. */

@@ -17,9 +17,9 @@ import {
 } from '@a2a-js/sdk/errors';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { textOf } from '../../core/parts.js';
-import type { AgentCard } from '../../core/schemas/index.js';
 import { createAgent } from '../../server/agent.js';
 import { A2AServer } from '../../server/a2a-server.js';
+import { richCard } from '../../../test/helpers/rich-card.js';
 import { serveGrpc, type GrpcServerHandle } from './serve.js';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -49,53 +49,6 @@ const agent = createAgent({
   },
 });
 
-/** A card that exercises every oneof, map and `optional` field of AgentCard. */
-const richCard = (url: string): AgentCard => ({
-  name: 'rich',
-  description: 'every card feature',
-  version: '2.0.0',
-  supportedInterfaces: [{ url, protocolBinding: 'GRPC', protocolVersion: '1.0', tenant: 't' }],
-  provider: { url: 'https://example.com', organization: 'Example' },
-  documentationUrl: '',
-  iconUrl: 'https://example.com/icon.png',
-  capabilities: {
-    streaming: true,
-    pushNotifications: false,
-    extendedAgentCard: true,
-    extensions: [{ uri: 'urn:e', required: true, params: { a: [1, null] } }],
-  },
-  securitySchemes: {
-    key: { apiKeySecurityScheme: { location: 'header', name: 'X-Key' } },
-    bearer: { httpAuthSecurityScheme: { scheme: 'Bearer', bearerFormat: 'JWT' } },
-    oauth: {
-      oauth2SecurityScheme: {
-        flows: { clientCredentials: { tokenUrl: 'https://t', scopes: { read: 'Read' } } },
-      },
-    },
-    device: {
-      oauth2SecurityScheme: {
-        flows: {
-          deviceCode: { deviceAuthorizationUrl: 'https://d', tokenUrl: 'https://t', scopes: {} },
-        },
-      },
-    },
-    oidc: { openIdConnectSecurityScheme: { openIdConnectUrl: 'https://id' } },
-    mtls: { mtlsSecurityScheme: { description: 'certs' } },
-  },
-  securityRequirements: [{ schemes: { bearer: {}, oauth: { list: ['read'] } } }],
-  defaultInputModes: ['text/plain'],
-  defaultOutputModes: ['application/json'],
-  skills: [
-    {
-      id: 's',
-      name: 'S',
-      description: 'd',
-      tags: ['x'],
-      securityRequirements: [{ schemes: { key: {} } }],
-    },
-  ],
-  signatures: [{ protected: 'eyJhbGciOiJFUzI1NiJ9', signature: 'c2ln', header: { kid: 'k' } }],
-});
 
 let a2a: A2AServer;
 let server: GrpcServerHandle;

@@ -17,8 +17,9 @@ import { A2AService, grpcService, UserBuilder } from '@a2a-js/sdk/server/grpc';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { A2AError } from '../../core/errors.js';
 import { textOf, userMessage } from '../../core/parts.js';
-import type { AgentCard, StreamResponse, Task } from '../../core/schemas/index.js';
+import type { StreamResponse, Task } from '../../core/schemas/index.js';
 import { GrpcTransport } from './client.js';
+import { richCard } from '../../../test/helpers/rich-card.js';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const now = () => new Date().toISOString();
@@ -98,53 +99,6 @@ class EchoExecutor implements AgentExecutor {
   }
 }
 
-/** A card that exercises every oneof, map and `optional` field of AgentCard. */
-const richCard = (url: string): AgentCard => ({
-  name: 'rich',
-  description: 'every card feature',
-  version: '2.0.0',
-  supportedInterfaces: [{ url, protocolBinding: 'GRPC', protocolVersion: '1.0', tenant: 't' }],
-  provider: { url: 'https://example.com', organization: 'Example' },
-  documentationUrl: '',
-  iconUrl: 'https://example.com/icon.png',
-  capabilities: {
-    streaming: true,
-    pushNotifications: false,
-    extendedAgentCard: true,
-    extensions: [{ uri: 'urn:e', required: true, params: { a: [1, null] } }],
-  },
-  securitySchemes: {
-    key: { apiKeySecurityScheme: { location: 'header', name: 'X-Key' } },
-    bearer: { httpAuthSecurityScheme: { scheme: 'Bearer', bearerFormat: 'JWT' } },
-    oauth: {
-      oauth2SecurityScheme: {
-        flows: { clientCredentials: { tokenUrl: 'https://t', scopes: { read: 'Read' } } },
-      },
-    },
-    device: {
-      oauth2SecurityScheme: {
-        flows: {
-          deviceCode: { deviceAuthorizationUrl: 'https://d', tokenUrl: 'https://t', scopes: {} },
-        },
-      },
-    },
-    oidc: { openIdConnectSecurityScheme: { openIdConnectUrl: 'https://id' } },
-    mtls: { mtlsSecurityScheme: { description: 'certs' } },
-  },
-  securityRequirements: [{ schemes: { bearer: {}, oauth: { list: ['read'] } } }],
-  defaultInputModes: ['text/plain'],
-  defaultOutputModes: ['application/json'],
-  skills: [
-    {
-      id: 's',
-      name: 'S',
-      description: 'd',
-      tags: ['x'],
-      securityRequirements: [{ schemes: { key: {} } }],
-    },
-  ],
-  signatures: [{ protected: 'eyJhbGciOiJFUzI1NiJ9', signature: 'c2ln', header: { kid: 'k' } }],
-});
 
 let server: Server;
 let client: GrpcTransport;

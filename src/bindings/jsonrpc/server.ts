@@ -86,7 +86,8 @@ export async function handleJsonRpc(req: HttpRequest, ctx: BindingContext): Prom
     idJson = JSON.stringify(request.id);
     const { method, params: rawParams } = checkRequest(request);
     // Version before method: without A2A-Version the method names mean 0.3 (spec §3.6.2).
-    if (ctx.versionError !== undefined) throw ctx.versionError;
+    const versionRefused = ctx.versionError;
+    if (versionRefused !== undefined) throw versionRefused;
     const name = operationOf(method);
     const params = withLastEventId(name, parseParams(name, rawParams), req);
     ctx.call.tenant = params.tenant;

@@ -68,7 +68,8 @@ export async function handleRest(
       );
       return statusResponse(error, contentType, { allow: match.allow.join(', ') });
     }
-    if (ctx.versionError !== undefined) throw ctx.versionError;
+    const versionRefused = ctx.versionError;
+    if (versionRefused !== undefined) throw versionRefused;
     const { route } = match;
     // Path-bound fields (and the path tenant) win over body and query (spec §11.3).
     const fields = { ...requestFields(req, route, query, ctx.maxBodyBytes), ...match.fields };
