@@ -124,7 +124,7 @@ export function v03Driver(binding: V03BindingName, baseUrl: string): BindingDriv
         throw new Error(`${operation} is a stream: use open() or stream()`);
       }
       try {
-        const result = await transport(options).call(operation, params as never, {
+        const result = await transport(options).call(operation, params, {
           signal: options.signal,
         });
         return { ok: true, result, httpStatus: seen.status, headers: seen.headers };
@@ -137,12 +137,11 @@ export function v03Driver(binding: V03BindingName, baseUrl: string): BindingDriv
       const signal = options.signal
         ? AbortSignal.any([abort.signal, options.signal])
         : abort.signal;
-      const items = transport(options)
-        .stream(operation, params as never, {
-          signal,
-          ...(options.lastEventId !== undefined ? { lastEventId: options.lastEventId } : {}),
-        })
-        [Symbol.asyncIterator]();
+      const source = transport(options).stream(operation, params as never, {
+        signal,
+        ...(options.lastEventId !== undefined ? { lastEventId: options.lastEventId } : {}),
+      });
+      const items = source[Symbol.asyncIterator]();
       // The first event (or the error that stops the stream before one) decides how it opened.
       let first: IteratorResult<{ id?: string | undefined; event: unknown }>;
       try {
