@@ -4,6 +4,7 @@
  * status (spec §8.4.3: verified with the key id, invalid with why, or unsigned) and the
  * interfaces in the card's preference order (spec §8.3.2) with what the inspector can speak.
  */
+import { PROTOCOL_VERSION } from '../core/interfaces.js';
 import { cardUrl } from '../client/card-resolver.js';
 import { validateCardJson } from '../client/card-validation.js';
 import { isLegacyCard } from '../client/legacy-card.js';
@@ -63,7 +64,11 @@ export const INSPECTOR_BINDINGS = ['JSONRPC', 'HTTP+JSON', 'GRPC'] as const;
 /** Reads, validates and checks the signature of the card at `url` (an agent URL or card URL). */
 export async function cardReport(url: string, fetchImpl: typeof fetch): Promise<CardReport> {
   const where = cardUrl(url);
-  const response = await fetchImpl(where, { headers: { accept: 'application/json' } });
+  // As our client asks: a server that also serves 0.3 answers a request without A2A-Version with
+  // the hybrid card, which carries no 1.0 signature (docs/interop.md).
+  const response = await fetchImpl(where, {
+    headers: { accept: 'application/json', 'a2a-version': PROTOCOL_VERSION },
+  });
   const text = await response.text();
   let raw: unknown;
   try {
@@ -99,7 +104,7 @@ function interfaceRow(iface: AgentCard['supportedInterfaces'][number]): Interfac
     ...(iface.tenant !== undefined ? { tenant: iface.tenant } : {}),
     usable: usable && !v03,
     ...(v03
-      ? { note: 'A2A 0.3: support for 0.3 agents is being added separately' }
+      ? { note: '0.3: not here' }
       : usable
         ? {}
         : { note: 'not a binding the inspector speaks' }),
