@@ -4,13 +4,13 @@
  * in {@link httpBindings}. gRPC listens on its own port (`bindings/grpc/serve.ts`).
  */
 import type { AgentInterface } from '../core/schemas/index.js';
-import type { A2AService } from '../core/service.js';
+import type { A2AService, CompatVersion } from '../core/service.js';
 import { bindingInterfaces, type HttpBinding } from '../http/binding.js';
 import { createHttpHandler, type HttpHandlerOptions } from '../http/handler.js';
 import type { RoutedHttpHandler } from '../http/types.js';
 import { jsonRpcBinding } from './jsonrpc/server.js';
 import { restBinding } from './rest/server.js';
-import { jsonRpcWithV03, restWithV03, V03_CARD, type CompatVersion } from './v03/bindings.js';
+import { jsonRpcWithV03, restWithV03, V03_CARD } from './v03/bindings.js';
 
 /** Options of {@link createA2AHandler}. */
 export interface A2AHandlerOptions extends HttpHandlerOptions {
@@ -24,7 +24,7 @@ export interface A2AHandlerOptions extends HttpHandlerOptions {
    * Older protocol versions to serve next to 1.0 on the default bindings: `['0.3']` serves A2A
    * 0.3 JSON-RPC and HTTP+JSON at the same URLs (requests without `A2A-Version`), lists 0.3
    * entries in the card after the 1.0 ones, and answers card requests without `A2A-Version`
-   * with the hybrid card (docs/interop.md). Default none.
+   * with the hybrid card (docs/interop.md). Default: the service's own (A2AServer's `compat`).
    */
   compat?: readonly CompatVersion[] | undefined;
 }
@@ -44,10 +44,11 @@ export function createA2AHandler(
   service: A2AService,
   options: A2AHandlerOptions = {},
 ): RoutedHttpHandler {
+  const compat = options.compat ?? service.compat;
   const versionedCard =
     options.versionedCard ??
-    (options.compat?.includes('0.3') && options.bindings === undefined ? V03_CARD : undefined);
-  return createHttpHandler(service, options.bindings ?? httpBindings(options), {
+    (compat?.includes('0.3') && options.bindings === undefined ? V03_CARD : undefined);
+  return createHttpHandler(service, options.bindings ?? httpBindings({ ...options, compat }), {
     ...options,
     versionedCard,
   });
@@ -55,7 +56,8 @@ export function createA2AHandler(
 
 /**
  * The interfaces the card lists for `baseUrl`, in preference order (spec §8.3.1): the HTTP
- * bindings, then `extraInterfaces`, each with its absolute URL.
+ * bindings, then `extraInterfaces`, each with its absolute URL. `compat` is the handler's (pass
+ * the service's when the handler takes it from there).
  */
 export function cardInterfaces(
   baseUrl: string,

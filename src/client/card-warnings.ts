@@ -2,9 +2,10 @@
  * What is legal but unwise in an Agent Card or its endpoint: plain-http interfaces, an empty
  * skill list, security requirements naming no declared scheme, no caching headers (spec §8.6).
  */
-import { BINDINGS, PROTOCOL_VERSION, majorMinor } from '../core/interfaces.js';
+import { BINDINGS, majorMinor } from '../core/interfaces.js';
 import type { AgentCard } from '../core/schemas/index.js';
 import { parseCacheControl } from './card-cache.js';
+import { DEFAULT_PROTOCOL_VERSIONS } from './default-transports.js';
 
 /** Warnings about the card's content. */
 export function cardWarnings(card: AgentCard): string[] {
@@ -24,8 +25,10 @@ export function cardWarnings(card: AgentCard): string[] {
   card.supportedInterfaces.forEach((iface, i) => {
     const label = `interface ${i + 1} (${iface.protocolBinding})`;
     const version = majorMinor(iface.protocolVersion);
-    if (version !== PROTOCOL_VERSION) {
-      warnings.push(`${label} speaks A2A ${version}; this client speaks ${PROTOCOL_VERSION}`);
+    if (!DEFAULT_PROTOCOL_VERSIONS.includes(version)) {
+      warnings.push(
+        `${label} speaks A2A ${version}; this client speaks ${DEFAULT_PROTOCOL_VERSIONS.join(' and ')}`,
+      );
     }
     if (
       !(BINDINGS as readonly string[]).includes(iface.protocolBinding) &&

@@ -46,6 +46,11 @@ export interface CallContext {
    * cursor (core/event-cursor.ts). The gRPC binding sends it in the stream's initial metadata.
    */
   firstEventId?: string | undefined;
+  /**
+   * The A2A version the call was made in, when not 1.0: `'0.3'` for calls of the 0.3 bindings
+   * (the server remembers it with a push config, whose deliveries then take that version's form).
+   */
+  protocolVersion?: string | undefined;
   /** The card's `protocolBinding` of the interface the call came in on (`JSONRPC`, `GRPC`, …). */
   protocolBinding?: string | undefined;
   /** The peer's IP address, when the transport knows it (quotas of anonymous callers). */

@@ -58,5 +58,6 @@ export function withMiddleware(
         AsyncIterable<StreamItem>
       >,
     agentCard: (interfaces) => service.agentCard(interfaces),
+    compat: service.compat,
   };
 }

@@ -21,6 +21,12 @@ export interface StreamItem {
   event: StreamResponse;
 }
 
+/** The older protocol versions a server can serve next to 1.0 (its `compat` option). */
+export type CompatVersion = '0.3';
+
+/** Every {@link CompatVersion}, to check a `compat` option against. */
+export const COMPAT_VERSIONS: readonly CompatVersion[] = ['0.3'];
+
 /**
  * Unary and streaming dispatch by spec operation name, and the public card for a set of
  * interfaces. Params are validated.
@@ -33,6 +39,11 @@ export interface A2AService {
     call: CallContext,
   ): Promise<AsyncIterable<StreamItem>>;
   agentCard(interfaces: AgentInterface[]): AgentCard;
+  /**
+   * The older versions served next to 1.0 (A2AServer's `compat` option): the HTTP handler and
+   * the gRPC server built on this service serve them unless told otherwise. Default none.
+   */
+  readonly compat?: readonly CompatVersion[] | undefined;
 }
 
 /**

@@ -12,6 +12,9 @@ import { BINDINGS, driverFor, type Driver } from '../../test/security/fixtures/d
 import { defaultGrpcPort } from './grpc.js';
 import { banner, DEFAULT_PORT, parseDemoArgs, startDemo, type DemoServer } from './main.js';
 
+/** The 1.0 card: without A2A-Version the demo (compat: ['0.3']) serves the hybrid 0.3 card. */
+const V1 = { headers: { 'A2A-Version': '1.0' } };
+
 describe('parseDemoArgs', () => {
   it.each([
     [[], {}, {}],
@@ -50,15 +53,25 @@ describe('startDemo', () => {
     expect(DEFAULT_PORT).toBe(8765);
     const running = await startDemo({ port: 0, logger: null });
     try {
-      const card = (await (await fetch(`${running.url}/.well-known/agent-card.json`)).json()) as {
+      const card = (await (
+        await fetch(`${running.url}/.well-known/agent-card.json`, V1)
+      ).json()) as {
         name: string;
-        supportedInterfaces: { url: string; protocolBinding: string }[];
+        supportedInterfaces: { url: string; protocolBinding: string; protocolVersion: string }[];
       };
       expect(card.name).toBe('a2a-kit demo agent');
-      expect(card.supportedInterfaces.map((i) => [i.protocolBinding, i.url])).toEqual([
-        ['JSONRPC', `${running.url}/a2a/jsonrpc`],
-        ['HTTP+JSON', `${running.url}/a2a/rest`],
-        ['GRPC', running.grpcUrl],
+      const listed = card.supportedInterfaces.map((i) => [
+        i.protocolBinding,
+        i.protocolVersion,
+        i.url,
+      ]);
+      // 1.0 first (gRPC included), then the 0.3 entries of compat: ['0.3'].
+      expect(listed).toEqual([
+        ['JSONRPC', '1.0', `${running.url}/a2a/jsonrpc`],
+        ['HTTP+JSON', '1.0', `${running.url}/a2a/rest`],
+        ['GRPC', '1.0', running.grpcUrl],
+        ['JSONRPC', '0.3', `${running.url}/a2a/jsonrpc`],
+        ['HTTP+JSON', '0.3', `${running.url}/a2a/rest`],
       ]);
       expect(running.grpcUrl).toMatch(/^127\.0\.0\.1:\d+$/);
       const reply = await fetch(`${running.url}/a2a/rest/message:send`, {
@@ -108,7 +121,7 @@ describe('the demo shows the toolkit', () => {
     await demo?.close();
   });
   const card = async () =>
-    (await (await fetch(`${demo.url}/.well-known/agent-card.json`)).json()) as AgentCard;
+    (await (await fetch(`${demo.url}/.well-known/agent-card.json`, V1)).json()) as AgentCard;
 
   it('[128] advertises push, the extended card and a signed card, and publishes both JWKS', async () => {
     const served = await card();

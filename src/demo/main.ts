@@ -1,6 +1,6 @@
 /**
- * `npm start`: serves the demo agent over JSON-RPC, HTTP+JSON and gRPC, with everything the
- * toolkit offers switched on: streaming, push notifications (signed; webhooks on loopback allowed,
+ * `npm start`: serves the demo agent over JSON-RPC, HTTP+JSON and gRPC, A2A 1.0 and 0.3, with
+ * everything the toolkit offers switched on: streaming, push notifications (signed; webhooks on loopback allowed,
  * for this demo only), a signed Agent Card, and an extended card behind the token `auth` gives.
  * Usage: node dist/src/demo/main.js [--port N] [--host H] [--public-url URL]
  *        [--grpc-port N] [--no-grpc] [--store PATH|memory|postgres://…]
@@ -86,6 +86,8 @@ export async function startDemo(options: DemoOptions = {}): Promise<DemoServer> 
     running = await serve(createDemoAgent({ ...options.agent, token }), {
       port,
       grpc: await demoGrpc(port, options),
+      // A2A 0.3 callers are served too, at the same URLs (docs/interop.md).
+      compat: ['0.3'],
       host: options.host ?? '127.0.0.1',
       publicUrl: options.publicUrl,
       ...opened.serverOptions,
@@ -183,8 +185,8 @@ export function banner({ url, grpcUrl, storage }: DemoServer): string {
   return [
     `a2a-kit demo agent is running`,
     `  Agent Card  ${url}/.well-known/agent-card.json  (signed; keys at /.well-known/jwks.json)`,
-    `  JSON-RPC    ${url}/a2a/jsonrpc`,
-    `  HTTP+JSON   ${url}/a2a/rest`,
+    `  JSON-RPC    ${url}/a2a/jsonrpc  (A2A 1.0; 0.3 for requests without A2A-Version)`,
+    `  HTTP+JSON   ${url}/a2a/rest     (A2A 1.0; 0.3 under /v1 without A2A-Version)`,
     ...(grpcUrl !== undefined ? [`  gRPC        ${grpcUrl}  (lf.a2a.v1.A2AService)`] : []),
     `  Tasks       ${storage}`,
     `  Push        signed (keys at ${PUSH_JWKS_PATH}); webhooks on loopback (http://127.0.0.1:…)`,

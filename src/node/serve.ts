@@ -138,6 +138,13 @@ export async function serve(
     await push.push?.notifier.close?.(); // the notifier made above (an invalid card, say)
     throw error;
   }
+  if (!owned && options.compat !== undefined && !sameVersions(options.compat, server.compat)) {
+    throw new TypeError(
+      'serve(server, { compat }): the A2AServer you pass has its own compat option; give compat to it',
+    );
+  }
+  // One option for every binding: the server's (serve() passes its own to the server it makes).
+  options = { ...options, compat: server.compat };
   const host = options.host ?? '127.0.0.1';
   let access: AccessControl;
   let limits: ReturnType<typeof resolveConnectionLimits>;
@@ -284,7 +291,12 @@ function serverOptions(agent: Agent, options: ServeOptions, push: ServedPush): A
   if (options.generations !== undefined) result.generations = options.generations;
   if (options.log !== undefined) result.log = options.log;
   if (options.audit !== undefined) result.audit = options.audit;
+  if (options.compat !== undefined) result.compat = options.compat;
   return result;
+}
+
+function sameVersions(a: readonly string[], b: readonly string[]): boolean {
+  return a.length === b.length && a.every((v) => b.includes(v));
 }
 
 const LOOPBACK = /^(127\.\d+\.\d+\.\d+|localhost|::1|\[::1\])$/;

@@ -36,9 +36,10 @@ export function deliveryHeaders(
   config: StoredPushConfig,
   deliveryId: string,
   signature: string | undefined,
+  contentType = 'application/a2a+json', // spec §4.3.3: an HTTP+JSON StreamResponse
 ): Record<string, string> {
   const headers: Record<string, string> = {
-    'content-type': 'application/a2a+json', // spec §4.3.3: an HTTP+JSON StreamResponse
+    'content-type': contentType,
     'user-agent': 'a2a-kit-push/1',
     [PUSH_ID_HEADER.toLowerCase()]: deliveryId,
   };

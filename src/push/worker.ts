@@ -4,6 +4,7 @@
  * It wakes when deliveries are enqueued here, when one finishes (the next of its pair becomes
  * due), when a retry is due, and on a poll interval (work enqueued by other instances).
  */
+import { pushPayload } from './payloads.js';
 import type { PushConfigStore, TraceCarrier } from '../stores/types.js';
 import {
   backoffDelay,
@@ -199,13 +200,15 @@ export class PushWorker {
     try {
       const target = this.o.guard.check(config.url);
       // A webhook activates no extension: trajectory steps never leave in a push (spec §4.6).
-      const body = new TextEncoder().encode(bodyWithoutTrajectory(d.body));
+      // A config registered over 0.3 gets 0.3 payloads (docs/interop.md).
+      const payload = pushPayload(config, bodyWithoutTrajectory(d.body));
+      const body = new TextEncoder().encode(payload.body);
       const signature = await this.o.signer?.sign({
         body,
         taskId: d.taskId,
         audience: config.url,
       });
-      const headers = deliveryHeaders(config, d.id, signature);
+      const headers = deliveryHeaders(config, d.id, signature, payload.contentType);
       if (this.o.requestSigner) {
         const signed = await this.o.requestSigner({
           method: 'POST',

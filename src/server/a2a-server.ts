@@ -43,6 +43,7 @@ import type { AuditSigner } from '../security/audit-head.js';
 import { shownTo, streamShownTo } from './trajectory-views.js';
 import { listTaskViews, taskRecord, viewTask } from './task-views.js';
 import {
+  compatOf,
   DEFAULT_LIST_PAGE_BYTES,
   idempotencyOf,
   type A2AServerOptions,
@@ -50,7 +51,7 @@ import {
 } from './server-options.js';
 import { TaskRunner } from './task-runner.js';
 import { openTaskStream, type StreamStart } from './task-stream.js';
-import type { StreamItem, SubscribeToTaskParams } from '../core/service.js';
+import type { CompatVersion, StreamItem, SubscribeToTaskParams } from '../core/service.js';
 
 export type { StreamItem } from '../core/service.js';
 export type { A2AServerOptions, MemoryLimits } from './server-options.js';
@@ -71,6 +72,8 @@ export class A2AServer {
   readonly ownership: TaskOwnership | undefined;
   /** Expiry and per-caller cap of interrupted tasks (undefined when off). */
   readonly interrupted: InterruptedTasks | undefined;
+  /** The older protocol versions served next to 1.0 (the `compat` option; empty when none). */
+  readonly compat: readonly CompatVersion[];
   private readonly runner: TaskRunner;
   /** The one write path of this server's tasks (store, then bus, then push). */
   private readonly log: TaskLog;
@@ -87,6 +90,7 @@ export class A2AServer {
 
   constructor(options: A2AServerOptions) {
     this.agent = createAgent(options.agent);
+    this.compat = compatOf(options.compat);
     this.limits = options.memory ?? {};
     this.store = options.store ?? new MemoryTaskStore();
     this.bus = options.bus ?? new MemoryEventBus();
@@ -395,7 +399,7 @@ export class A2AServer {
     call: CallContext,
   ): Promise<TaskPushNotificationConfig> {
     const scope = this.admit(call);
-    return this.pushConfigs().create(scope, params);
+    return this.pushConfigs().create(scope, params, params.taskId, call.protocolVersion);
   }
 
   /** GetTaskPushNotificationConfig (spec §3.1.8). */
@@ -465,6 +469,7 @@ export class A2AServer {
     call.activatedExtensions = activateExtensions(
       this.capabilities.extensions ?? [],
       call.requestedExtensions ?? [],
+      call.protocolVersion === '0.3' ? 'X-A2A-Extensions' : undefined,
     );
     return { tenant: call.tenant ?? '', owner: call.principal?.id ?? '' };
   }

@@ -9,7 +9,7 @@ export { isStreamingOperation, withMiddleware } from '../core/middleware.js';
 export type { OperationMiddleware } from '../core/middleware.js';
 export type { Logger, LogLevel } from '../core/logger.js';
 export { requestLog, type RequestLogFields } from './request-log.js';
-export type { SubscribeToTaskParams } from '../core/service.js';
+export type { CompatVersion, SubscribeToTaskParams } from '../core/service.js';
 export { TaskHandle } from './task-handle.js';
 export type { ArtifactOptions, Content } from './task-handle.js';
 export { MemoryTaskStore } from '../stores/memory/task-store.js';

@@ -142,7 +142,9 @@ export class MessageIntake {
     const register =
       inline &&
       ((taskId: string) =>
-        (push ?? pushNotSupported()).create(scope, inline, taskId).then(() => undefined));
+        (push ?? pushNotSupported())
+          .create(scope, inline, taskId, call.protocolVersion)
+          .then(() => undefined));
     if (inline) await push?.validate(inline.url);
     const base = {
       scope,

@@ -58,12 +58,16 @@ export class PushConfigs {
     private readonly notifier: PushNotifier,
   ) {}
 
-  /** Stores a config for an existing task, generating its id when empty (spec §3.1.7). */
+  /**
+   * Stores a config for an existing task, generating its id when empty (spec §3.1.7), with the
+   * A2A version it is registered over (`protocolVersion`, absent for 1.0) for its deliveries.
+   */
   async create(
     scope: Scope,
     params: TaskPushNotificationConfig,
     taskId = params.taskId,
-  ): Promise<StoredPushConfig> {
+    protocolVersion?: string,
+  ): Promise<TaskPushNotificationConfig> {
     if (!taskId) {
       throw new A2AError('INVALID_PARAMS', 'taskId is required', {
         fieldViolations: [{ field: 'taskId', description: 'is required' }],
@@ -73,8 +77,11 @@ export class PushConfigs {
     await this.notifier.validateUrl?.(params.url);
     const { tenant: _tenant, ...rest } = params;
     const stored: StoredPushConfig = { ...rest, taskId, id: params.id || newId() };
+    if (protocolVersion !== undefined && protocolVersion !== '1.0') {
+      stored.protocolVersion = protocolVersion;
+    }
     await this.configs.putPushConfig(scope, stored);
-    return stored;
+    return publicConfig(stored);
   }
 
   /** Checks a webhook URL with the notifier's guard (INVALID_PARAMS saying why). */
@@ -83,7 +90,7 @@ export class PushConfigs {
   }
 
   /** One config; a missing task or config is TASK_NOT_FOUND (spec §3.1.8). */
-  async get(scope: Scope, taskId: string, id: string): Promise<StoredPushConfig> {
+  async get(scope: Scope, taskId: string, id: string): Promise<TaskPushNotificationConfig> {
     await this.requireTask(scope, taskId);
     const config = await this.configs.getPushConfig(scope, taskId, id);
     if (!config) {
@@ -91,7 +98,7 @@ export class PushConfigs {
         metadata: { taskId, configId: id },
       });
     }
-    return config;
+    return publicConfig(config);
   }
 
   /** The task's configs, paged by config id (spec §3.1.9). */
@@ -108,7 +115,10 @@ export class PushConfigs {
     });
     const more = configs.length > limit;
     const shown = more ? configs.slice(0, limit) : configs;
-    return { configs: shown, nextPageToken: more ? (shown[shown.length - 1]?.id ?? '') : '' };
+    return {
+      configs: shown.map(publicConfig),
+      nextPageToken: more ? (shown[shown.length - 1]?.id ?? '') : '',
+    };
   }
 
   /** Deletes a config; deleting it again is not an error (spec §3.1.10: idempotent). */
@@ -131,4 +141,10 @@ export function pushNotSupported(): never {
     'PUSH_NOTIFICATION_NOT_SUPPORTED',
     'This agent does not support push notifications (capabilities.pushNotifications is false)',
   );
+}
+
+/** A stored config as the operations return it: the spec object, without what only we keep. */
+function publicConfig(config: StoredPushConfig): TaskPushNotificationConfig {
+  const { protocolVersion: _version, ...spec } = config;
+  return spec;
 }

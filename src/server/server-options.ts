@@ -4,6 +4,7 @@
  */
 import type { AuditSigner } from '../security/audit-head.js';
 import type { Logger } from '../core/logger.js';
+import { COMPAT_VERSIONS, type CompatVersion } from '../core/service.js';
 import type { EventBus, PushConfigStore, TaskStore } from '../stores/types.js';
 import type { Agent } from './agent.js';
 import { DEFAULT_IDEMPOTENCY_WINDOW_MS, type IdempotencyOptions } from './intake.js';
@@ -80,6 +81,13 @@ export interface A2AServerOptions {
    */
   interrupted?: InterruptedOptions | false;
   /**
+   * Older protocol versions served next to 1.0: `['0.3']` serves A2A 0.3 JSON-RPC and HTTP+JSON
+   * at the 1.0 URLs (requests without `A2A-Version`), lists 0.3 entries in the card after the 1.0 ones, and answers card requests without
+   * `A2A-Version` with the hybrid card (docs/interop.md); gRPC serves 1.0 only. The HTTP handler
+   * and `serve()` built on this server follow it. Default none.
+   */
+  compat?: readonly CompatVersion[] | undefined;
+  /**
    * Tamper-evident task history (docs/trust.md): every event of a task created from now on is
    * linked into the task's SHA-256 hash chain, kept by the store with the event, and GetTask with
    * the extension `urn:a2a-kit:extension:audit:v1` activated returns the chain (what
@@ -130,4 +138,17 @@ export function idempotencyOf(option: A2AServerOptions['idempotency']): Idempote
     throw new Error(`idempotency.windowMs must be a non-negative number of ms, not ${windowMs}`);
   }
   return { windowMs };
+}
+
+/** The `compat` option, checked: a TypeError names a version that cannot be served. */
+export function compatOf(option: readonly CompatVersion[] | undefined): readonly CompatVersion[] {
+  for (const version of option ?? []) {
+    if (!COMPAT_VERSIONS.includes(version)) {
+      throw new TypeError(
+        `compat: cannot serve protocol version ${JSON.stringify(version)}; ` +
+          `the versions served next to 1.0 are ${COMPAT_VERSIONS.join(', ')}`,
+      );
+    }
+  }
+  return Object.freeze([...(option ?? [])]);
 }

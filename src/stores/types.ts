@@ -269,8 +269,16 @@ export interface EventBus {
   close(): Promise<void>;
 }
 
-/** A stored push notification config: the spec object with its task and config ids resolved. */
-export type StoredPushConfig = TaskPushNotificationConfig & { taskId: string; id: string };
+/**
+ * A stored push notification config: the spec object with its task and config ids resolved, and
+ * the A2A version it was registered over when not 1.0 (`'0.3'`): its deliveries take that
+ * version's form. Stores keep the whole object, so the version lasts as long as the config.
+ */
+export type StoredPushConfig = TaskPushNotificationConfig & {
+  taskId: string;
+  id: string;
+  protocolVersion?: string | undefined;
+};
 
 /** Push notification configs, kept in the same store as their tasks (deleted with them). */
 export interface PushConfigStore {

@@ -59,6 +59,20 @@ export function runPushConfigStoreSuite(options: PushConfigStoreSuiteOptions): v
       expect(await store().getPushConfig(scope, taskId, 'missing')).toBeUndefined();
     });
 
+    it('keeps the A2A version a config was registered over (its deliveries take that form)', async () => {
+      const { scope } = freshScopes();
+      const taskId = await task(scope);
+      const legacy = { ...pushConfig(taskId, 'c03'), protocolVersion: '0.3' };
+      await store().putPushConfig(scope, legacy);
+      await store().putPushConfig(scope, pushConfig(taskId, 'c10'));
+      expect(await store().getPushConfig(scope, taskId, 'c03')).toStrictEqual(legacy);
+      const listed = await store().listPushConfigs(scope, taskId);
+      expect(listed.map((c) => [c.id, c.protocolVersion])).toEqual([
+        ['c03', '0.3'],
+        ['c10', undefined],
+      ]);
+    });
+
     it('[136] hides configs from another owner and another tenant', async () => {
       const { scope, otherOwner, otherTenant } = freshScopes();
       const taskId = await task(scope);

@@ -8,7 +8,7 @@ import {
 import { serverSuite, verifies, verifiesServer } from '../helpers/bindings.js';
 import { expectError } from '../helpers/expect.js';
 import { sendParams, sendTask } from '../helpers/requests.js';
-import { startServer } from '../helpers/server.js';
+import { startServer, V1_CARD } from '../helpers/server.js';
 import { WireAgentCard, shape } from '../helpers/shapes.js';
 import type { Operation } from '../helpers/wire.js';
 
@@ -61,7 +61,7 @@ serverSuite(
     verifiesServer([13], 'its card says streaming: false', async () => {
       const card = shape(
         WireAgentCard,
-        await (await fetch(`${server.url}/.well-known/agent-card.json`)).json(),
+        await (await fetch(`${server.url}/.well-known/agent-card.json`, V1_CARD)).json(),
       );
       expect(card.capabilities.streaming).toBe(false);
     });

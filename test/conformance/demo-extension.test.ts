@@ -9,7 +9,7 @@ import { TIMING_EXTENSION } from '../../src/demo/timing-extension.js';
 import { serverSuite, verifies, verifiesServer } from '../helpers/bindings.js';
 import { ok } from '../helpers/expect.js';
 import { sendParams } from '../helpers/requests.js';
-import { startServer } from '../helpers/server.js';
+import { startServer, V1_CARD } from '../helpers/server.js';
 import { taskOf } from '../helpers/shapes.js';
 
 serverSuite(
@@ -17,7 +17,9 @@ serverSuite(
   () => startServer(createDemoAgent()),
   (server) => {
     verifiesServer([233], 'the card declares the extension, not required', async () => {
-      const card = (await (await fetch(`${server.url}/.well-known/agent-card.json`)).json()) as {
+      const card = (await (
+        await fetch(`${server.url}/.well-known/agent-card.json`, V1_CARD)
+      ).json()) as {
         capabilities: { extensions?: { uri: string; required?: boolean }[] };
       };
       expect(card.capabilities.extensions).toContainEqual(

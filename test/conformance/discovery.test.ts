@@ -3,14 +3,16 @@ import { expect } from 'vitest';
 import { scriptedAgent } from '../helpers/agents.js';
 import { BINDINGS, serverSuite, verifies, verifiesServer } from '../helpers/bindings.js';
 import { expectError } from '../helpers/expect.js';
-import { startServer } from '../helpers/server.js';
+import { startServer, V1_CARD } from '../helpers/server.js';
 import { WireAgentCard, shape, type WireAgentCard as Card } from '../helpers/shapes.js';
 import { PROTOCOL_BINDING, mediaType } from '../helpers/wire.js';
+import { isV03Binding } from '../helpers/v03-driver.js';
 
 const CARD_PATH = '/.well-known/agent-card.json';
 
+/** The card as a 1.0 client asks for it (see V1_CARD: the test servers serve 0.3 too). */
 function getCard(url: string, headers: Record<string, string> = {}): Promise<Response> {
-  return fetch(url + CARD_PATH, { headers });
+  return fetch(url + CARD_PATH, { headers: { ...V1_CARD.headers, ...headers } });
 }
 
 async function card(url: string): Promise<Card> {
@@ -27,7 +29,12 @@ serverSuite(
       [1, 2, 3, 4, 5, 12, 50],
       'the card at the well-known path has every REQUIRED field, non-empty arrays, no kind',
       async () => {
-        const response = await getCard(server.url); // no A2A-Version: discovery comes first
+        // Discovery comes first: without A2A-Version the card is served too (the hybrid one of
+        // compat: ['0.3'], whose body depends on the header: Vary says so).
+        const bare = await fetch(server.url + CARD_PATH);
+        expect(bare.status).toBe(200);
+        expect(bare.headers.get('vary')).toMatch(/A2A-Version/i);
+        const response = await getCard(server.url);
         expect(response.status).toBe(200);
         expect(['application/json', 'application/a2a+json']).toContain(
           mediaType(response.headers.get('content-type')),
@@ -47,12 +54,13 @@ serverSuite(
       async () => {
         const { supportedInterfaces } = await card(server.url);
         for (const binding of BINDINGS) {
+          // The 0.3 bindings of compat: ['0.3'] are listed once more, with protocolVersion 0.3.
+          const version = isV03Binding(binding) ? '0.3' : '1.0';
           const entries = supportedInterfaces.filter(
-            (i) => i.protocolBinding === PROTOCOL_BINDING[binding],
+            (i) => i.protocolBinding === PROTOCOL_BINDING[binding] && i.protocolVersion === version,
           );
           expect(entries.length, binding).toBeGreaterThan(0);
           for (const entry of entries) {
-            expect(entry.protocolVersion).toBe('1.0');
             // HTTP bindings: an absolute URL; gRPC: `host:port` (spec §5.7; proto/a2a.proto);
             // NATS: `nats://host:port/<subject>` (spec §12.7, docs/bindings/nats.md).
             if (binding === 'GRPC') expect(entry.url).toBe(server.running.grpcUrl);
@@ -70,8 +78,9 @@ serverSuite(
       'the interface URL in the card is the endpoint of its binding',
       async (b) => {
         const { supportedInterfaces } = await card(server.url);
+        const version = isV03Binding(b.name) ? '0.3' : '1.0';
         const entry = supportedInterfaces.find(
-          (i) => i.protocolBinding === PROTOCOL_BINDING[b.name],
+          (i) => i.protocolBinding === PROTOCOL_BINDING[b.name] && i.protocolVersion === version,
         );
         expect(entry?.url).toBe(b.endpoint);
         expectError(await b.call('GetTask', { id: 'no-such-task' }), 'TASK_NOT_FOUND');

@@ -4,7 +4,7 @@ import { EXT_OPTIONAL, EXT_REQUIRED, extensionAgent, scriptedAgent } from '../he
 import { serverSuite, verifies, verifiesServer } from '../helpers/bindings.js';
 import { expectError, ok } from '../helpers/expect.js';
 import { sendParams } from '../helpers/requests.js';
-import { startServer } from '../helpers/server.js';
+import { startServer, V1_CARD } from '../helpers/server.js';
 import { WireAgentCard, shape, taskOf } from '../helpers/shapes.js';
 
 const UNKNOWN = 'https://a2a-kit.test/ext/unknown/v1';
@@ -28,7 +28,7 @@ serverSuite(
     verifiesServer([233], 'the card declares its extensions in capabilities', async () => {
       const card = shape(
         WireAgentCard,
-        await (await fetch(`${server.url}/.well-known/agent-card.json`)).json(),
+        await (await fetch(`${server.url}/.well-known/agent-card.json`, V1_CARD)).json(),
       );
       expect(card.capabilities.extensions?.map((e) => [e.uri, e.required ?? false])).toEqual([
         [EXT_REQUIRED, true],

@@ -12,7 +12,7 @@ import { sendParams, sendTask, uid } from '../helpers/requests.js';
 import { serve } from '../../src/node/index.js';
 import { createPushNotifier } from '../../src/push/index.js';
 import { MemoryTaskStore } from '../../src/stores/memory/task-store.js';
-import { startServer, type RunningServer } from '../helpers/server.js';
+import { startServer, type RunningServer, V1_CARD } from '../helpers/server.js';
 import { taskOf } from '../helpers/shapes.js';
 import { isRecord } from '../helpers/wire.js';
 
@@ -48,7 +48,9 @@ serverSuite(
   () => startServer(scriptedAgent().agent, { push: true }),
   (server) => {
     verifiesServer([13], 'the card says pushNotifications: true', async () => {
-      const card: unknown = await (await fetch(`${server.url}/.well-known/agent-card.json`)).json();
+      const card: unknown = await (
+        await fetch(`${server.url}/.well-known/agent-card.json`, V1_CARD)
+      ).json();
       expect(isRecord(card) && isRecord(card.capabilities) && card.capabilities).toMatchObject({
         pushNotifications: true,
       });
@@ -268,7 +270,9 @@ serverSuite('serve(agent, { push })', servePushDirectly, (server) => {
     [13],
     'serve() with a push option advertises and serves push configs',
     async () => {
-      const card: unknown = await (await fetch(`${server.url}/.well-known/agent-card.json`)).json();
+      const card: unknown = await (
+        await fetch(`${server.url}/.well-known/agent-card.json`, V1_CARD)
+      ).json();
       expect(isRecord(card) && isRecord(card.capabilities) && card.capabilities).toMatchObject({
         pushNotifications: true,
       });

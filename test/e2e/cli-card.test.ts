@@ -24,8 +24,11 @@ async function cardFile(name: string, card: unknown): Promise<string> {
   return path;
 }
 
+/** The demo's 1.0 card (it serves 0.3 too: without `A2A-Version` it answers the hybrid card). */
 async function demoCardJson(): Promise<Record<string, unknown>> {
-  const response = await fetch(`${url}/.well-known/agent-card.json`);
+  const response = await fetch(`${url}/.well-known/agent-card.json`, {
+    headers: { 'A2A-Version': '1.0' },
+  });
   return (await response.json()) as Record<string, unknown>;
 }
 
@@ -38,12 +41,17 @@ describe('a2a discover', () => {
     expect(stdout).toMatch(/1\.\s+JSONRPC\s+A2A 1\.0\s+\S+\/a2a\/jsonrpc {2}← this client uses it/);
     expect(stdout).toMatch(/2\.\s+HTTP\+JSON\s+A2A 1\.0\s+\S+\/a2a\/rest$/m);
     expect(stdout).toMatch(/3\.\s+GRPC\s+A2A 1\.0\s+127\.0\.0\.1:\d+$/m);
+    // The demo serves A2A 0.3 too (compat: ['0.3']): the 0.3 entries follow the 1.0 ones.
+    expect(stdout).toMatch(/4\.\s+JSONRPC\s+A2A 0\.3\s+\S+\/a2a\/jsonrpc$/m);
+    expect(stdout).toMatch(/5\.\s+HTTP\+JSON\s+A2A 0\.3\s+\S+\/a2a\/rest$/m);
     expect(stdout).toContain('streaming: yes   push notifications: yes   extended card: yes');
     expect(stdout).toContain('scheme demoToken: HTTP Bearer token');
     expect(stdout).toContain('Skills (8)');
     expect(stdout).toContain('examples: story  ·  story 5');
     expect(stdout).toContain('Warnings (1)');
-    expect(stdout).toContain('interfaces 1 (JSONRPC), 2 (HTTP+JSON) use http://, not https://');
+    expect(stdout).toContain(
+      'interfaces 1 (JSONRPC), 2 (HTTP+JSON), 4 (JSONRPC), 5 (HTTP+JSON) use http://, not https://',
+    );
   });
 
   it('marks the forced binding and prints ProtoJSON with -o json (warnings on stderr)', async () => {
@@ -52,12 +60,16 @@ describe('a2a discover', () => {
     const { code, json, stderr } = await cliJson<AgentCard>(['discover', url]);
     expect(code).toBe(0);
     expect(json.name).toBe('a2a-kit demo agent');
-    expect(json.supportedInterfaces.map((i) => i.protocolBinding)).toEqual([
-      'JSONRPC',
-      'HTTP+JSON',
-      'GRPC',
+    expect(json.supportedInterfaces.map((i) => [i.protocolBinding, i.protocolVersion])).toEqual([
+      ['JSONRPC', '1.0'],
+      ['HTTP+JSON', '1.0'],
+      ['GRPC', '1.0'],
+      ['JSONRPC', '0.3'],
+      ['HTTP+JSON', '0.3'],
     ]);
-    expect(stderr).toContain('warning: interfaces 1 (JSONRPC), 2 (HTTP+JSON) use http://');
+    expect(stderr).toContain(
+      'warning: interfaces 1 (JSONRPC), 2 (HTTP+JSON), 4 (JSONRPC), 5 (HTTP+JSON) use http://',
+    );
   });
 });
 
@@ -70,6 +82,21 @@ describe('a2a card validate', () => {
     const remote = await cli(['card', 'validate', url]);
     expect(remote.code).toBe(0);
     expect(remote.stdout).toContain(`(${url}/.well-known/agent-card.json)`);
+  });
+
+  it('accepts the hybrid card served without A2A-Version, as a 1.0 card with 0.3 fields', async () => {
+    const hybrid = (await (await fetch(`${url}/.well-known/agent-card.json`)).json()) as Record<
+      string,
+      unknown
+    >;
+    expect(hybrid.protocolVersion).toBe('0.3.0'); // what 0.3 clients read
+    expect(hybrid.url).toBe(`${url}/a2a/jsonrpc`);
+    const { code, stdout } = await cli(['card', 'validate', await cardFile('hybrid.json', hybrid)]);
+    expect(code).toBe(0);
+    expect(stdout).toContain('✔ valid Agent Card: a2a-kit demo agent v0.1.0');
+    // The 0.3 fields are named for what they are: unknown to a 1.0 reader, ignored by it.
+    expect(stdout).toContain('unknown field "preferredTransport" (ignored by readers)');
+    expect(stdout).not.toContain('speaks A2A 0.3');
   });
 
   it('lists every violation with its field path and exits 1', async () => {

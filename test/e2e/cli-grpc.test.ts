@@ -29,7 +29,8 @@ describe('a2a --binding GRPC', () => {
     expect(code).toBe(0);
     expect(stdout).toMatch(/3\.\s+GRPC\s+A2A 1\.0\s+127\.0\.0\.1:\d+ {2}← this client uses it/);
     const { json } = await cliJson<AgentCard>(['discover', url, ...GRPC]);
-    expect(json.supportedInterfaces.at(-1)).toEqual({
+    // The 1.0 gRPC entry (the demo lists its 0.3 entries after the 1.0 ones).
+    expect(json.supportedInterfaces[2]).toEqual({
       url: agent.grpcUrl,
       protocolBinding: 'GRPC',
       protocolVersion: '1.0',

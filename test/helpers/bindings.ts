@@ -12,7 +12,8 @@ import { grpcDriver } from './grpc-driver.js';
 import { natsDriver } from './nats-driver.js';
 import { jsonRpcDriver } from './jsonrpc-driver.js';
 import { restDriver } from './rest-driver.js';
-import { NATS_URL, type RunningServer } from './server.js';
+import { isV03Binding, v03Driver, v03SkipReason } from './v03-driver.js';
+import { inConformanceMatrix, NATS_URL, type RunningServer } from './server.js';
 import type { BindingName } from './wire.js';
 
 /** Every binding under test, and how to reach it on a running server. */
@@ -21,6 +22,9 @@ const DRIVERS: Readonly<Record<BindingName, (server: RunningServer) => BindingDr
   'HTTP+JSON': (server) => restDriver(server.url),
   GRPC: (server) => grpcDriver(server.grpcUrl),
   NATS: (server) => natsDriver(server.natsUrl ?? ''),
+  // The test servers serve A2A 0.3 too (compat: ['0.3']); spoken through our 0.3 client.
+  'JSONRPC 0.3': (server) => v03Driver('JSONRPC 0.3', server.url),
+  'HTTP+JSON 0.3': (server) => v03Driver('HTTP+JSON 0.3', server.url),
 };
 
 /** The bindings every matrix test runs on: NATS only when a NATS server is configured. */
@@ -32,6 +36,13 @@ if (NATS_URL === undefined && !warned()) {
     '!! The NATS binding is NOT in the conformance matrix: set A2A_TEST_NATS_URL (e.g. nats://127.0.0.1:4222) to run it.',
   );
 }
+
+/**
+ * The 1.0 bindings: those of the suites outside test/conformance (see inConformanceMatrix), and
+ * of the few conformance tests comparing every binding on something 0.3 has not (version
+ * negotiation, ListTasks), each saying so where it uses this.
+ */
+export const V1_BINDINGS = BINDINGS.filter((b) => !isV03Binding(b));
 
 /** Warns once per process. */
 function warned(): boolean {
@@ -46,7 +57,7 @@ export interface SuiteServer {
   readonly url: string;
   readonly running: RunningServer;
   driver(binding: BindingName): BindingDriver;
-  /** The bindings this suite's server serves (default {@link BINDINGS}). */
+  /** The bindings this suite's server serves (default: {@link BINDINGS} in test/conformance, else {@link V1_BINDINGS}). */
   readonly bindings: readonly BindingName[];
 }
 
@@ -70,7 +81,7 @@ export function serverSuite(
   name: string,
   start: () => Promise<RunningServer>,
   body: (server: SuiteServer) => void,
-  bindings: readonly BindingName[] = BINDINGS,
+  bindings: readonly BindingName[] = inConformanceMatrix() ? BINDINGS : V1_BINDINGS,
 ): void {
   describe(name, () => {
     let running: RunningServer | undefined;
@@ -117,6 +128,12 @@ export function verifies(
 ): void {
   const server = suiteServer();
   for (const binding of options.only ?? server.bindings) {
+    const reason = isV03Binding(binding) ? v03SkipReason(ids, title) : undefined;
+    if (reason !== undefined) {
+      // Listed in the 0.3 driver as 1.0-only: skipped, saying why.
+      it.skip(`[${ids.join(',')}] ${title} (${binding}) [1.0 only: ${reason}]`, () => undefined);
+      continue;
+    }
     const test = options.fails?.includes(binding) ? it.fails : it;
     test(
       `[${ids.join(',')}] ${title} (${binding})`,

@@ -41,6 +41,14 @@ export function expectError(res: AnyResult, reason: A2AReason): WireError {
   const mapping = A2A_ERRORS[reason];
   expect(error.code, describe(error)).toBe(reason);
   expect(error.message.length, 'a human-readable message').toBeGreaterThan(0);
+  if (error.binding === 'JSONRPC 0.3' || error.binding === 'HTTP+JSON 0.3') {
+    // 0.3 errors are a bare {code, message} with the same -3200x codes for the A2A errors
+    // (0.3 spec §8.2) and no ErrorInfo; HTTP+JSON sends it with the error's HTTP status.
+    if (error.binding === 'JSONRPC 0.3')
+      expect(error.rpcCode, describe(error)).toBe(mapping.jsonrpc);
+    else expect(error.httpStatus, describe(error)).toBe(mapping.http);
+    return error;
+  }
   const info = error.details.find((d) => d['@type'] === ERROR_INFO_TYPE);
   expect(info, 'ErrorInfo detail').toMatchObject({ reason, domain: ERROR_DOMAIN });
   if (isRecord(info) && info.metadata !== undefined) {
@@ -65,7 +73,8 @@ function expectGrpcStatus(error: WireError, name: GrpcCodeName): void {
 /** Checks a validation error (-32602 / 400 INVALID_ARGUMENT), naming `field` when given. */
 export function expectInvalidParams(res: AnyResult, field?: string): WireError {
   const error = expectGeneric(res, 'INVALID_PARAMS');
-  if (field !== undefined) {
+  // 0.3 errors carry no BadRequest detail to name the field in.
+  if (field !== undefined && !error.binding.endsWith(' 0.3')) {
     const violations = error.details
       .filter((d) => d['@type'] === BAD_REQUEST_TYPE)
       .flatMap((d) => (Array.isArray(d.fieldViolations) ? (d.fieldViolations as unknown[]) : []));
@@ -99,8 +108,10 @@ const GRPC_GENERIC: Record<JsonRpcStandardError, GrpcCodeName> = {
 /** Checks a generic (non-A2A) error: its JSON-RPC code, its gRPC status, or its REST status pair. */
 export function expectGeneric(res: AnyResult, kind: JsonRpcStandardError): WireError {
   const error = errorOf(res);
-  if (error.binding === 'JSONRPC') {
+  if (error.binding === 'JSONRPC' || error.binding === 'JSONRPC 0.3') {
     expect(error.rpcCode, describe(error)).toBe(JSONRPC_CODES[kind]);
+  } else if (error.binding === 'HTTP+JSON 0.3') {
+    expect(error.httpStatus, describe(error)).toBe(REST_GENERIC[kind].http);
   } else if (error.binding === 'GRPC') {
     expectGrpcStatus(error, GRPC_GENERIC[kind]);
   } else {

@@ -2,10 +2,28 @@
  * Starts a test agent on 127.0.0.1, port 0, with `serve()`: HTTP and gRPC (its own free port),
  * and NATS on a subject of its own when A2A_TEST_NATS_URL is set.
  */
+import { expect } from 'vitest';
 import { serve } from '../../src/node/index.js';
 import { createPushNotifier } from '../../src/push/index.js';
 import { A2AServer, type A2AServerOptions, type Agent } from '../../src/server/index.js';
 import { MemoryTaskStore } from '../../src/stores/memory/task-store.js';
+
+/**
+ * True in the files of the conformance matrix (test/conformance), whose servers also serve A2A
+ * 0.3 (compat: ['0.3']) for the 0.3 drivers (test/helpers/v03-driver.ts). The other suites that
+ * share these helpers (fuzz, hostile, TCK) speak raw 1.0 to a 1.0-only server; the 0.3 inputs
+ * are fuzzed in test/fuzz/v03.test.ts.
+ */
+export function inConformanceMatrix(): boolean {
+  return (expect.getState().testPath ?? '').includes('/test/conformance/');
+}
+
+/**
+ * Fetch options for the 1.0 card: the conformance servers serve A2A 0.3 too, so a
+ * card request without `A2A-Version` gets the hybrid card of 0.3 clients (checked in
+ * test/interop/v03-card.test.ts); the 1.0 card is asked for with the header, as our client does.
+ */
+export const V1_CARD = { headers: { 'A2A-Version': '1.0' } };
 
 /** The NATS server of the run (the NATS binding is tested when it is set). */
 export const NATS_URL = process.env['A2A_TEST_NATS_URL'] || undefined;
@@ -58,6 +76,8 @@ export async function startServer(
     logger: null,
     onError: (error) => internalErrors.push(error),
     grpc: true,
+    // The 0.3 drivers of the matrix speak A2A 0.3 to the same server (test/helpers/v03-driver.ts).
+    ...(server || !inConformanceMatrix() ? {} : { compat: ['0.3'] as const }),
     ...(NATS_URL
       ? { nats: { servers: NATS_URL, subject: `conf${crypto.randomUUID().slice(0, 8)}.agent` } }
       : {}),
@@ -80,5 +100,12 @@ function pushServer(agent: Agent, options: { allowHosts?: readonly string[] }): 
     allowHosts: options.allowHosts ?? ['127.0.0.1'],
     logger: null,
   });
-  return new A2AServer({ agent, store, ownership: false, logger: null, push: { notifier } });
+  return new A2AServer({
+    agent,
+    store,
+    ownership: false,
+    logger: null,
+    push: { notifier },
+    compat: inConformanceMatrix() ? ['0.3'] : [],
+  });
 }

@@ -15,8 +15,7 @@ import { handleJsonRpc03, refuseJsonRpc03 } from './jsonrpc-server.js';
 import { errorResponse03, handleRest03 } from './rest-server.js';
 import { isV03Version, V03_VERSION } from './wire.js';
 
-/** The protocol versions `compat` can add. */
-export type CompatVersion = '0.3';
+export type { CompatVersion } from '../../core/service.js';
 
 const isV03 = (req: HttpRequest, query: string) => isV03Version(requestedVersion(req, query));
 

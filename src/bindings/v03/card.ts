@@ -61,11 +61,32 @@ export function cardTo03(card: Json): Json {
 }
 
 /**
- * The hybrid card: the 0.3 card plus the 1.0 `supportedInterfaces` (every entry, both versions),
- * so a client of either version finds what it reads.
+ * The hybrid card: the 0.3 card plus what 1.0 readers need, so a client of either version finds
+ * what it reads and a validator of either version accepts it: the 1.0 `supportedInterfaces`
+ * (every entry, both versions), the 1.0 `capabilities` (a superset of the 0.3 ones) and
+ * `securityRequirements`, each security scheme in both forms in one object (the 0.3 `type`
+ * fields next to the 1.0 wrapper member), each skill with both `security` and
+ * `securityRequirements`.
  */
 export function hybridCard(card: Json): Json {
-  return { ...cardTo03(card), supportedInterfaces: card.supportedInterfaces };
+  const legacy = cardTo03(card);
+  const out: Json = {
+    ...legacy,
+    capabilities: card.capabilities,
+    skills: list(card.skills).map((s) => ({ ...skillTo03(obj(s)), ...obj(s) })),
+    supportedInterfaces: card.supportedInterfaces,
+  };
+  if (isObject(card.securitySchemes) && isObject(legacy.securitySchemes)) {
+    const both: Json = {};
+    for (const [name, scheme] of Object.entries(card.securitySchemes)) {
+      both[name] = { ...obj(legacy.securitySchemes[name]), ...obj(scheme) };
+    }
+    out.securitySchemes = both;
+  }
+  if (card.securityRequirements !== undefined) {
+    out.securityRequirements = card.securityRequirements;
+  }
+  return out;
 }
 
 function skillTo03(skill: Json): Json {

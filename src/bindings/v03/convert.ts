@@ -23,9 +23,26 @@ const list = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
 
 /** Copies the listed fields of `from` that are set (not undefined) onto `to`. */
 function copy(to: Json, from: Json, fields: readonly string[]): Json {
-  for (const f of fields) if (from[f] !== undefined) to[f] = from[f];
+  for (let i = 0; i < fields.length; i++) {
+    const f = fields[i] as string;
+    const value = from[f];
+    if (value !== undefined) to[f] = value;
+  }
   return to;
 }
+
+// The optional fields each object copies as they are (built once: this runs per request).
+const METADATA = ['metadata'] as const;
+const TIMESTAMP = ['timestamp'] as const;
+const MESSAGE_FIELDS = [
+  'contextId',
+  'taskId',
+  'referenceTaskIds',
+  'extensions',
+  'metadata',
+] as const;
+const ARTIFACT_FIELDS = ['name', 'description', 'metadata', 'extensions'] as const;
+const UPDATE_FIELDS = ['append', 'lastChunk', 'metadata'] as const;
 
 // ---------------------------------------------------------------- parts
 
@@ -57,7 +74,7 @@ export function partTo03(part: Json, dialect: Dialect): Json {
       out.data = data;
     } else out.data = { data };
   }
-  return copy(out, part, ['metadata']);
+  return copy(out, part, METADATA);
 }
 
 /** A 0.3 part (either dialect) in 1.0 form. */
@@ -79,7 +96,7 @@ export function partFrom03(raw: unknown): Json {
     const data = part.kind === 'data' ? part.data : (obj(part.data).data ?? part.data);
     out.data = data;
   } else return part; // no content: the 1.0 schema names what is missing
-  return copy(out, part, ['metadata']);
+  return copy(out, part, METADATA);
 }
 
 // ---------------------------------------------------------------- messages
@@ -99,19 +116,40 @@ export function messageTo03(message: Json, dialect: Dialect): Json {
           parts,
         }
       : { messageId: message.messageId, role: message.role, content: parts };
-  return copy(out, message, ['contextId', 'taskId', 'referenceTaskIds', 'extensions', 'metadata']);
+  return copy(out, message, MESSAGE_FIELDS);
 }
 
 /** A 0.3 message (either dialect) in 1.0 form. */
 export function messageFrom03(raw: unknown): Json {
   const message = obj(raw);
-  const { kind: _kind, content, parts, role, ...rest } = message;
-  const out: Json = { ...rest };
-  out.role = typeof role === 'string' ? (ROLE_FROM_03[role] ?? role) : role;
-  const source = parts ?? content;
+  const out: Json = {};
+  let source: unknown;
+  // One pass over the fields (no rest spread: this runs for every 0.3 message).
+  for (const key in message) {
+    if (!Object.hasOwn(message, key)) continue;
+    const value = message[key];
+    switch (key) {
+      case 'kind':
+        break;
+      case 'parts':
+        source = value ?? source;
+        break;
+      case 'content':
+        source ??= value;
+        break;
+      case 'role':
+        out.role = typeof value === 'string' ? (ROLE_FROM_03[value] ?? value) : value;
+        break;
+      case 'contextId':
+      case 'taskId':
+        // proto-JSON writes empty strings for unset ids; 1.0 says "absent".
+        if (value !== '') out[key] = value;
+        break;
+      default:
+        out[key] = value;
+    }
+  }
   out.parts = Array.isArray(source) ? source.map(partFrom03) : source;
-  // proto-JSON writes empty strings for unset ids; 1.0 says "absent".
-  for (const f of ['contextId', 'taskId'] as const) if (out[f] === '') delete out[f];
   return out;
 }
 
@@ -120,7 +158,7 @@ export function messageFrom03(raw: unknown): Json {
 function statusTo03(status: Json, dialect: Dialect): Json {
   const out: Json = { state: stateTo03(status.state as TaskState, dialect) };
   if (isObject(status.message)) out.message = messageTo03(status.message, dialect);
-  return copy(out, status, ['timestamp']);
+  return copy(out, status, TIMESTAMP);
 }
 
 function statusFrom03(raw: unknown): Json {
@@ -128,7 +166,7 @@ function statusFrom03(raw: unknown): Json {
   const out: Json = { state: stateFrom03(status.state) };
   const message = status.message ?? status.update;
   if (isObject(message)) out.message = messageFrom03(message);
-  return copy(out, status, ['timestamp']);
+  return copy(out, status, TIMESTAMP);
 }
 
 function artifactTo03(artifact: Json, dialect: Dialect): Json {
@@ -136,7 +174,7 @@ function artifactTo03(artifact: Json, dialect: Dialect): Json {
     artifactId: artifact.artifactId,
     parts: list(artifact.parts).map((p) => partTo03(obj(p), dialect)),
   };
-  return copy(out, artifact, ['name', 'description', 'metadata', 'extensions']);
+  return copy(out, artifact, ARTIFACT_FIELDS);
 }
 
 function artifactFrom03(raw: unknown): Json {
@@ -158,7 +196,7 @@ export function taskTo03(task: Json, dialect: Dialect): Json {
   if (Array.isArray(task.history)) {
     out.history = task.history.map((m) => messageTo03(obj(m), dialect));
   }
-  return copy(out, task, ['metadata']);
+  return copy(out, task, METADATA);
 }
 
 /** A 0.3 task (either dialect) in 1.0 form. */
@@ -196,7 +234,7 @@ export function eventTo03(event: StreamResponse, dialect: Dialect): Json {
     out.contextId = u.contextId;
     out.status = statusTo03(u.status, dialect);
     out.final = isSettled(state);
-    copy(out, u, ['metadata']);
+    copy(out, u, METADATA);
     return rpc ? out : { statusUpdate: out };
   }
   const u = event.artifactUpdate;
@@ -204,7 +242,7 @@ export function eventTo03(event: StreamResponse, dialect: Dialect): Json {
   out.taskId = u.taskId;
   out.contextId = u.contextId;
   out.artifact = artifactTo03(u.artifact, dialect);
-  copy(out, u, ['append', 'lastChunk', 'metadata']);
+  copy(out, u, UPDATE_FIELDS);
   return rpc ? out : { artifactUpdate: out };
 }
 

@@ -25,7 +25,7 @@ import {
   requestedExtensions03,
 } from './errors.js';
 import { jsonRpcEventTo03, jsonRpcParamsFrom03, jsonRpcResultTo03 } from './requests.js';
-import { V03_OPERATIONS } from './wire.js';
+import { V03_OPERATIONS, V03_VERSION } from './wire.js';
 
 const CONTENT_TYPE = 'application/json';
 
@@ -50,6 +50,7 @@ export async function handleJsonRpc03(
     streaming = OPERATIONS[name].streaming;
     const extensions = requestedExtensions03(req.headers.get('x-a2a-extensions'));
     if (extensions !== undefined) ctx.call.requestedExtensions = extensions;
+    ctx.call.protocolVersion = V03_VERSION;
     const converted = jsonRpcParamsFrom03(name, isObject(rawParams) ? rawParams : {});
     const params = withLastEventId(name, parseParams(name, converted), req);
     if (streaming) {

@@ -25,6 +25,7 @@ import {
   requestedExtensions03,
 } from './errors.js';
 import { pushConfigFrom03, pushConfigTo03, sendParamsFrom03 } from './requests.js';
+import { V03_VERSION } from './wire.js';
 
 const JSON_TYPE = 'application/json';
 
@@ -35,8 +36,14 @@ interface Route03 {
   readonly configId?: string | undefined;
 }
 
+const SEND: Route03 = { operation: 'SendMessage' };
+const STREAM: Route03 = { operation: 'SendStreamingMessage' };
+
 /** Matches `method` + `path` (relative to `/v1`), or undefined. */
 export function matchRoute03(method: string, path: string): Route03 | undefined {
+  // The sends first, without splitting: they are most of the traffic.
+  if (method === 'POST' && path === '/message:send') return SEND;
+  if (method === 'POST' && path === '/message:stream') return STREAM;
   const segments = path.replace(/\/+$/, '').split('/').slice(1).map(decode);
   const [a, b, c, d] = segments;
   if (segments.includes(undefined as never)) return undefined;
@@ -74,6 +81,7 @@ export function matchRoute03(method: string, path: string): Route03 | undefined 
 }
 
 function decode(segment: string): string {
+  if (!segment.includes('%')) return segment;
   try {
     return decodeURIComponent(segment);
   } catch {
@@ -95,6 +103,7 @@ export async function handleRest03(
     }
     const extensions = requestedExtensions03(req.headers.get('x-a2a-extensions'));
     if (extensions !== undefined) ctx.call.requestedExtensions = extensions;
+    ctx.call.protocolVersion = V03_VERSION;
     const name = route.operation;
     const params = withLastEventId(
       name,
