@@ -5,7 +5,6 @@
  * interfaces in the card's preference order (spec §8.3.2) with what the inspector can speak
  * (1.0, and 0.3 through the client's compat transports). A 0.3 card is read into the 1.0 shape.
  */
-import { PROTOCOL_VERSION } from '../core/interfaces.js';
 import { cardUrl } from '../client/card-resolver.js';
 import { validateCardJson } from '../client/card-validation.js';
 import { COMPAT_TRANSPORTS } from '../client/default-transports.js';

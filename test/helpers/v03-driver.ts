@@ -44,6 +44,9 @@ const TENANTS = 'tenants (0.3 has no tenant field or path prefix)';
 const NO_CONFIG_ID =
   'a 0.3 config without an id takes the task id (as the 0.3 SDKs do), so a second one replaces the first';
 
+/** Task generations are an A2A 1.1 draft addition: 0.3 objects have no such field. */
+const GENERATIONS = 'Task.generation and ifGenerationMatch (A2A 1.1 draft) have no A2A 0.3 form';
+
 /**
  * Requirements of test/conformance/requirements.ts that exist in A2A 1.0 only, with why: the
  * 0.3 drivers skip the tests citing them (named `… (JSONRPC 0.3) [1.0 only: <why>]`).
@@ -74,6 +77,11 @@ export const V03_TEST_NEEDS_1_0: Readonly<Record<string, string>> = {
   'error messages say what to do': `its first step is ${NEGOTIATION}`,
   'a part of another media type gives CONTENT_TYPE_NOT_SUPPORTED':
     '0.3 text and data parts carry no media type (only file parts have a mimeType)',
+  'activated: the steps are in part metadata on every read path': `one read path is ListTasks; ${LIST_TASKS}`,
+  'not activated: no read path shows a step': `one read path is ListTasks; ${LIST_TASKS}`,
+  'a task starts at 1 and every status or artifact update adds exactly 1': GENERATIONS,
+  'a stale ifGenerationMatch gets TASK_GENERATION_MISMATCH and changes nothing; the current one is accepted':
+    GENERATIONS,
   'a part must carry a content member; raw round-trips':
     'an invalid 1.0 part has no 0.3 form to send (bad 0.3 parts are fuzzed in test/fuzz/v03.test.ts)',
 };
@@ -101,8 +109,11 @@ export function v03Driver(binding: V03BindingName, baseUrl: string): BindingDriv
     const response = await fetch(input, init);
     const type = response.headers.get('content-type') ?? '';
     seen = { status: response.status, headers: v1Headers(response.headers), body: undefined };
-    if (type.includes('event-stream')) seen.stream = response.clone().text();
-    else seen.body = tryJson(await response.clone().text());
+    if (type.includes('event-stream')) {
+      seen.stream = response.clone().text();
+      // Read only when the stream fails; a stream the test closes aborts it, which is no error.
+      seen.stream.catch(() => undefined);
+    } else seen.body = tryJson(await response.clone().text());
     return response;
   };
   const transport = (options: CallOptions): ClientTransport => {

@@ -366,9 +366,11 @@ describe.skipIf(NO_BROWSER !== undefined)('web inspector in chromium', { timeout
         `c${LONG_EVENTS - 1}`,
       );
       await page.click('text=Timeline');
+      // The timeline may still be taking in the last events when the chat shows COMPLETED: wait
+      // for all of them (the task, WORKING, 10,000 chunks, COMPLETED), then check none is extra.
       await page.waitForFunction(
         (n) => Number(document.querySelector('[data-count]')?.getAttribute('data-count')) >= n,
-        LONG_EVENTS,
+        LONG_EVENTS + 3,
         { timeout: 120_000 },
       );
       const count = Number(await page.locator('[data-count]').getAttribute('data-count'));
