@@ -194,7 +194,11 @@ function headerRecord(headers: Headers): Record<string, string> {
 
 function bodyText(body: BodyInit): string | undefined {
   if (typeof body === 'string') return body.slice(0, MAX_BODY);
-  if (body instanceof Uint8Array) return new TextDecoder().decode(body.slice(0, MAX_BODY));
+  if (body instanceof Uint8Array) {
+    // Narrowed by hand: under some lib sets `instanceof` leaves Blob in the union.
+    const bytes: Uint8Array = body as Uint8Array;
+    return new TextDecoder().decode(bytes.subarray(0, MAX_BODY));
+  }
   if (body instanceof URLSearchParams) return body.toString();
   return '(stream body)';
 }
