@@ -3,7 +3,7 @@
  * RFC 9421 HTTP Message Signatures and an RFC 9530 Content-Digest (`didSignedFetch`); servers
  * resolve the DID document over HTTPS and verify them (`didWbaVerifier`, a security scheme);
  * agents publish their document (`didDocumentRoutes`) and sign push deliveries (`didPushSigner`).
- * Node-only; needs the optional peer `http-message-signatures`. Guide: docs/trust-identity.md.
+ * Node-only; needs the optional peer `http-message-signatures`. Guide: docs/trust.md.
  */
 export { DidAuthError } from './errors.js';
 export type { DidAuthReason } from './errors.js';

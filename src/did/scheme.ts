@@ -3,7 +3,7 @@
  * `securitySchemes`, require it in `securityRequirements`, and verify it with
  * `auth: { schemes: { did: { verifier: didWbaVerifier({...}) } } }`. The caller's principal is
  * its DID, so tasks belong to the DID (owner isolation). HTTP message signatures are HTTP: on
- * gRPC a signed call is refused saying so (see docs/trust-identity.md).
+ * gRPC a signed call is refused saying so (see docs/trust.md).
  */
 import type { SecurityScheme } from '../core/schemas/index.js';
 import type { SchemeCheck, SchemeVerifier } from '../security/auth/verifiers.js';

@@ -2,7 +2,7 @@
  * serve()'s `did` option: the agent's own did:wba identity. Its DID document is published at the
  * path the DID names (`/.well-known/did.json` for a bare host DID), and push deliveries are
  * signed with it (RFC 9421, next to the JWT). The DID defaults to the one of the served https
- * URL (`didWbaForUrl`), known once the server listens. docs/trust-identity.md has the guide.
+ * URL (`didWbaForUrl`), known once the server listens. docs/trust.md has the guide.
  */
 import { didDocumentRoutes } from '../did/publish.js';
 import { didWbaForUrl } from '../did/identifier.js';

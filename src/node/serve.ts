@@ -80,7 +80,7 @@ export interface ServeOptions
    */
   inspector?: boolean | ServeInspectorOptions | undefined;
   /**
-   * The agent's did:wba identity (docs/trust-identity.md): its DID document is served at the path
+   * The agent's did:wba identity (docs/trust.md): its DID document is served at the path
    * the DID names and push deliveries are signed with its key (RFC 9421).
    */
   did?: ServeDidOptions | undefined;
