@@ -90,6 +90,9 @@ async function run(
   emit: Emit,
 ): Promise<Omit<ContractNetResult, 'events'>> {
   const deadline = timeoutSignal(options.deadline, options.signal);
+  // One signal per contractor, all aborted by the deadline's one listener: 50 calls listening on
+  // one signal would each add a listener to it (Node warns past 10).
+  const callSignal = fanOut(deadline);
   const bids: Bid[] = [];
   const late: Promise<void>[] = [];
   let arrival = 0;
@@ -97,9 +100,10 @@ async function run(
     typeof options.cfp === 'string' ? createMessage('ROLE_USER', options.cfp) : options.cfp;
   const calls = options.contractors.map(async (entry) => {
     const bidder = typeof entry === 'string' ? entry : entry.card.name;
+    const signal = callSignal();
     let client: A2AClient;
     try {
-      client = typeof entry === 'string' ? await connectTo(options, entry, deadline) : entry;
+      client = typeof entry === 'string' ? await connectTo(options, entry, signal) : entry;
     } catch (error) {
       emit({ type: 'no-bid', bidder, reason: `no card: ${describe(error)}` });
       return;
@@ -120,7 +124,7 @@ async function run(
       const asked = requestQuote(
         client,
         { ...cfp, messageId: `${cfp.messageId}-${bidder}` },
-        { skill, signal: deadline },
+        { skill, signal },
       );
       // A bid that arrives after the deadline still made a task: reject it when it comes.
       asked.then(
@@ -129,7 +133,7 @@ async function run(
         },
         () => undefined,
       );
-      const { quote, task } = await raceSignal(asked, deadline);
+      const { quote, task } = await raceSignal(asked, signal);
       const bid: Bid = {
         bidder,
         agent: client.card.name,
@@ -234,6 +238,24 @@ function timeoutSignal(ms: number, parent: AbortSignal | undefined): AbortSignal
   parent?.addEventListener('abort', () => controller.abort(parent.reason), { once: true });
   controller.signal.addEventListener('abort', () => clearTimeout(timer), { once: true });
   return controller.signal;
+}
+
+/** A maker of signals that all abort with `parent`, through one listener on it. */
+function fanOut(parent: AbortSignal): () => AbortSignal {
+  const children = new Set<AbortController>();
+  parent.addEventListener(
+    'abort',
+    () => {
+      for (const child of children) child.abort(parent.reason);
+    },
+    { once: true },
+  );
+  return () => {
+    const child = new AbortController();
+    if (parent.aborted) child.abort(parent.reason);
+    else children.add(child);
+    return child.signal;
+  };
 }
 
 /** `promise`, or a rejection as soon as `signal` aborts. */
