@@ -24,6 +24,17 @@ interface Slot {
 const slots = new Map<number, Slot>();
 
 /**
+ * Node's `events.setMaxListeners`, where the runtime has it: a shared signal has one listener per
+ * call in flight by design, past the 10 after which Node warns of a leak.
+ */
+const setMaxListeners = (
+  (
+    globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }
+  ).process?.getBuiltinModule?.('node:events') as
+    { setMaxListeners?: (n: number, ...targets: EventTarget[]) => void } | undefined
+)?.setMaxListeners;
+
+/**
  * The shared signal of a call whose deadline is `timeoutMs` from now (`timeoutMs` ≥
  * {@link SHARED_FROM_MS}); it aborts with {@link DEADLINE_PASSED} once the slot has ended.
  */
@@ -33,6 +44,7 @@ export function sharedDeadline(timeoutMs: number, now: number = Date.now()): Abo
   let slot = slots.get(end);
   if (slot === undefined || slot.uses >= USES_PER_SIGNAL) {
     const controller = new AbortController();
+    setMaxListeners?.(USES_PER_SIGNAL + 1, controller.signal);
     const fresh: Slot = { controller, uses: 0 };
     slot = fresh;
     slots.set(end, fresh);
