@@ -1,5 +1,5 @@
 /**
- * Which of an agent's interfaces a client may use (spec §8.3.2, checklist [21]–[23]): every entry
+ * Which of an agent's interfaces a client may use (spec §8.3.2, requirements 21–23 of test/conformance/requirements.ts): every entry
  * whose binding the client speaks at protocol 1.0, in the card's preference order; and, when
  * there is none, an error that says exactly what the agent offers and what the client speaks.
  */

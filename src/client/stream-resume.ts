@@ -1,5 +1,5 @@
 /**
- * Automatic resumption of a dropped task stream (spec §3.5.1, checklist [122]; users' pain:
+ * Automatic resumption of a dropped task stream (spec §3.5.1, requirement 122 of test/conformance/requirements.ts; users' pain:
  * A2A#1635). When a stream breaks or ends before its task is terminal or interrupted, it is
  * reopened with SubscribeToTask + `Last-Event-ID` (gRPC: `last-event-id` metadata) of the last
  * event seen; events the server sends again are dropped by their id, so the caller sees every

@@ -1,6 +1,6 @@
 /**
  * The HTTP side of access control: every request to a binding is authenticated and rate-limited
- * before the binding parses or looks anything up (spec §13.1, checklist [198]); the per-operation
+ * before the binding parses or looks anything up (spec §13.1, requirement 198 of test/conformance/requirements.ts); the per-operation
  * checks run as the first operation middleware. Refusals are A2AErrors carrying their HTTP
  * headers (`WWW-Authenticate`, `Retry-After`); the binding renders them in its own shape.
  */

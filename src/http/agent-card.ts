@@ -1,6 +1,6 @@
 /**
  * The public Agent Card endpoint, `GET /.well-known/agent-card.json` (spec §8.2), with HTTP
- * caching (spec §8.6.1, checklist [15]-[17]): `Cache-Control: max-age`, a strong content-hash
+ * caching (spec §8.6.1, requirements 15–17 of test/conformance/requirements.ts): `Cache-Control: max-age`, a strong content-hash
  * `ETag`, `Last-Modified`, and 304 answers to `If-None-Match` / `If-Modified-Since`.
  */
 import type { AgentCard } from '../core/schemas/index.js';

@@ -16,7 +16,7 @@ const PATCH = /^\d+$/;
 /**
  * The requested protocol version: the `A2A-Version` header, else, on a GET or HEAD, the
  * `A2A-Version` query parameter; `''` when neither is present. Spec §3.6.1 lets clients send the
- * version as a request parameter (its example is a GET, checklist [29]) while §9.2 and §11.2 say
+ * version as a request parameter (its example is a GET, requirement 29 of test/conformance/requirements.ts) while §9.2 and §11.2 say
  * service parameters MUST travel as HTTP headers: a request that changes state must carry the
  * header, which a web page cannot add cross-site without a CORS preflight.
  */
@@ -41,7 +41,8 @@ export function isSupportedVersion(version: string): boolean {
 
 /**
  * The VersionNotSupported error for `version`, or undefined when it is served. A missing or empty
- * version means 0.3 (spec §3.6.2, checklist [33]), which this server does not serve.
+ * version means 0.3 (spec §3.6.2, requirement 33 of test/conformance/requirements.ts), which only
+ * the 0.3 bindings serve (`compat: ['0.3']`).
  */
 export function versionError(version: string): A2AError | undefined {
   if (isSupportedVersion(version)) return undefined;
@@ -69,7 +70,7 @@ export function requestedExtensions(req: HttpRequest): string[] | undefined {
 
 /**
  * Adds the `A2A-Extensions` response header listing the activated extensions, when there are any
- * (topics/extensions: the agent SHOULD echo what it activated; checklist [235]).
+ * (topics/extensions: the agent SHOULD echo what it activated; requirement 235 of test/conformance/requirements.ts).
  */
 export function addExtensionsHeader(
   headers: Record<string, string>,

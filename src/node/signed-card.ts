@@ -1,5 +1,5 @@
 /**
- * serve()'s `signCard`: the card is signed once at start-up (spec §8.4, checklist [223-228]),
+ * serve()'s `signCard`: the card is signed once at start-up (spec §8.4, requirements 223–228 of test/conformance/requirements.ts),
  * over exactly the JSON the card endpoint then serves, and the public key is published as a JWKS
  * (default `/.well-known/jwks.json`) that the signature's `jku` may name.
  */

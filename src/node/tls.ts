@@ -1,5 +1,5 @@
 /**
- * HTTPS for serve() (spec §7.1, checklist [191]): a node:https server with a certificate and key,
+ * HTTPS for serve() (spec §7.1, requirement 191 of test/conformance/requirements.ts): a node:https server with a certificate and key,
  * TLS 1.2 at least, optional client certificates (mutual TLS) checked by the application layer
  * so the public card stays reachable and a missing certificate gets a 401 that says so, and HSTS.
  */

@@ -307,7 +307,7 @@ export interface HeaderParts {
 }
 
 /**
- * The headers of an A2A call: `A2A-Version: 1.0` on every request (spec §3.6.1, checklist [28]),
+ * The headers of an A2A call: `A2A-Version: 1.0` on every request (spec §3.6.1, requirement 28 of test/conformance/requirements.ts),
  * Accept, Content-Type, `Last-Event-ID`; caller headers may override any of them.
  */
 export function buildHeaders(parts: HeaderParts): Headers {

@@ -1,4 +1,4 @@
-/** CancelTask (spec §3.1.5, §3.3.1, checklist 100-103). */
+/** CancelTask (spec §3.1.5, §3.3.1, requirements 100–103 of test/conformance/requirements.ts). */
 import { expect } from 'vitest';
 import { scriptedAgent } from '../helpers/agents.js';
 import { serverSuite, verifies } from '../helpers/bindings.js';

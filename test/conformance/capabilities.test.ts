@@ -1,4 +1,4 @@
-/** Capability gating (spec §3.3.4, checklist 13, 123-126). */
+/** Capability gating (spec §3.3.4, requirement 13 of test/conformance/requirements.ts, 123-126). */
 import { expect } from 'vitest';
 import {
   noStreamingAgent,

@@ -1,4 +1,4 @@
-/** Data model: ProtoJSON out, lenient ProtoJSON in (spec §4, §5.5-5.7, checklist 42-59). */
+/** Data model: ProtoJSON out, lenient ProtoJSON in (spec §4, §5.5-5.7, requirements 42–59 of test/conformance/requirements.ts). */
 import { expect } from 'vitest';
 import { scriptedAgent } from '../helpers/agents.js';
 import { BINDINGS, serverSuite, verifies, verifiesServer } from '../helpers/bindings.js';

@@ -1,7 +1,7 @@
 /**
  * The demo agent's timing extension (src/demo/timing-extension.ts), over every binding: declared
  * in the card, activated by `A2A-Extensions` (echoed back), artifacts carry the metadata only
- * when activated (spec §4.6, checklist 233-235).
+ * when activated (spec §4.6, requirements 233–235 of test/conformance/requirements.ts).
  */
 import { expect } from 'vitest';
 import { createDemoAgent } from '../../src/demo/agent.js';

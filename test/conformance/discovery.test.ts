@@ -1,4 +1,4 @@
-/** Discovery: the public Agent Card, its fields and its HTTP caching (spec §8, checklist 1-17). */
+/** Discovery: the public Agent Card, its fields and its HTTP caching (spec §8, requirements 1–17 of test/conformance/requirements.ts). */
 import { expect } from 'vitest';
 import { scriptedAgent } from '../helpers/agents.js';
 import { BINDINGS, serverSuite, verifies, verifiesServer } from '../helpers/bindings.js';

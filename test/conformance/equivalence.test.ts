@@ -1,7 +1,7 @@
 /**
  * One scenario over JSON-RPC, HTTP+JSON and gRPC against one server, results compared object by
  * object (spec §5.1: every binding offers the same operations and returns equivalent results and
- * errors; checklist 48, 185-187). Generated ids and timestamps are normalised first; SSE ids are
+ * errors; requirement 48 of test/conformance/requirements.ts, 185-187). Generated ids and timestamps are normalised first; SSE ids are
  * framing, so streams are compared by their payloads.
  */
 import { expect } from 'vitest';

@@ -1,4 +1,4 @@
-/** Error shapes on every binding (spec §3.3.2, §5.4, §9.5, §11.6, checklist 156-165, 187). */
+/** Error shapes on every binding (spec §3.3.2, §5.4, §9.5, §11.6, requirements 156–165 of test/conformance/requirements.ts, 187). */
 import { expect } from 'vitest';
 import { scriptedAgent } from '../helpers/agents.js';
 import { serverSuite, V1_BINDINGS, verifies, verifiesServer } from '../helpers/bindings.js';

@@ -1,4 +1,4 @@
-/** Extensions: declaration, A2A-Extensions activation and echo (spec §4.6, checklist 233-236). */
+/** Extensions: declaration, A2A-Extensions activation and echo (spec §4.6, requirements 233–236 of test/conformance/requirements.ts). */
 import { expect } from 'vitest';
 import { EXT_OPTIONAL, EXT_REQUIRED, extensionAgent, scriptedAgent } from '../helpers/agents.js';
 import { serverSuite, verifies, verifiesServer } from '../helpers/bindings.js';

@@ -1,4 +1,4 @@
-/** GetTask and history (spec §3.1.3, §3.2.4, checklist 83-88, 163). */
+/** GetTask and history (spec §3.1.3, §3.2.4, requirements 83–88 of test/conformance/requirements.ts, 163). */
 import { expect } from 'vitest';
 import { scriptedAgent } from '../helpers/agents.js';
 import { serverSuite, verifies } from '../helpers/bindings.js';

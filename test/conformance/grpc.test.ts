@@ -1,5 +1,5 @@
 /**
- * gRPC binding specifics (spec §10, checklist 39, 182-184): the service and its rpcs, server
+ * gRPC binding specifics (spec §10, requirement 39 of test/conformance/requirements.ts, 182-184): the service and its rpcs, server
  * streaming, service parameters in metadata, binary input. Spoken with raw grpc-js where the
  * driver's ProtoJSON layer would hide what is checked.
  */

@@ -1,5 +1,5 @@
 /**
- * Retried sends (spec §3.3.1, checklist 68): the same message again (same messageId, the same
+ * Retried sends (spec §3.3.1, requirement 68 of test/conformance/requirements.ts): the same message again (same messageId, the same
  * content, taskId and contextId, the same caller) within the idempotency window gets the first
  * answer and never runs the agent twice; any other message that reuses a messageId is processed
  * as the new message it is. Over every binding, on the memory and SQLite stores (PostgreSQL:

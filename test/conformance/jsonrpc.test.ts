@@ -1,4 +1,4 @@
-/** JSON-RPC binding specifics (spec §9, checklist 117, 166-172). */
+/** JSON-RPC binding specifics (spec §9, requirement 117 of test/conformance/requirements.ts, 166-172). */
 import { expect } from 'vitest';
 import { scriptedAgent } from '../helpers/agents.js';
 import { serverSuite, verifies } from '../helpers/bindings.js';

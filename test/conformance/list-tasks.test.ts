@@ -1,5 +1,5 @@
 /**
- * ListTasks (spec §3.1.4, checklist 90-99). Each test works in its own tenant, so it sees only
+ * ListTasks (spec §3.1.4, requirements 90–99 of test/conformance/requirements.ts). Each test works in its own tenant, so it sees only
  * the tasks it created.
  */
 import { expect } from 'vitest';

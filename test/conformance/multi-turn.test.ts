@@ -1,4 +1,4 @@
-/** Multi-turn and context rules (spec §3.4, §7.6, checklist 61, 69-82, 207-212). */
+/** Multi-turn and context rules (spec §3.4, §7.6, requirement 61 of test/conformance/requirements.ts, 69-82, 207-212). */
 import { expect } from 'vitest';
 import { scriptedAgent } from '../helpers/agents.js';
 import { serverSuite, verifies } from '../helpers/bindings.js';

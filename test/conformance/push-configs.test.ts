@@ -1,5 +1,5 @@
 /**
- * Push-config operations (spec §3.1.7-3.1.10, §4.3, checklist 67, 128-137, 147): Create, Get,
+ * Push-config operations (spec §3.1.7-3.1.10, §4.3, requirement 67 of test/conformance/requirements.ts, 128-137, 147): Create, Get,
  * List and Delete over every binding, inline configs in SendMessage, tenants, and the create-time
  * SSRF check. No webhook is ever called here: only what the server stores and answers.
  */

@@ -1,4 +1,4 @@
-/** HTTP+JSON binding specifics (spec §11, checklist 173-180). */
+/** HTTP+JSON binding specifics (spec §11, requirements 173–180 of test/conformance/requirements.ts). */
 import { expect } from 'vitest';
 import { scriptedAgent } from '../helpers/agents.js';
 import { serverSuite, verifies } from '../helpers/bindings.js';

@@ -1,5 +1,5 @@
 /**
- * SubscribeToTask and Last-Event-ID resumption (spec §3.1.6, checklist 113-116, 181), on every
+ * SubscribeToTask and Last-Event-ID resumption (spec §3.1.6, requirements 113–116 of test/conformance/requirements.ts, 181), on every
  * binding: gRPC's equivalent is the `last-event-id` request metadata and the stream's
  * `a2a-first-event-id` (docs/deployment.md), whose event ids are cursors `B+n`.
  */

@@ -1,4 +1,4 @@
-/** Versioning: the A2A-Version service parameter (spec §3.6, checklist 28-33, 37-38). */
+/** Versioning: the A2A-Version service parameter (spec §3.6, requirements 28–33 of test/conformance/requirements.ts, 37-38). */
 import { expect } from 'vitest';
 import { scriptedAgent } from '../helpers/agents.js';
 import { serverSuite, verifies } from '../helpers/bindings.js';

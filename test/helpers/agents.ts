@@ -182,7 +182,7 @@ async function* resume(context: ExecutionContext): AsyncIterable<AgentEvent> {
   yield task.completed();
 }
 
-/** Declares a required and an optional extension (checklist [127], [233-236]). */
+/** Declares a required and an optional extension (requirement 127 of test/conformance/requirements.ts, [233-236]). */
 export function extensionAgent(): TestAgent {
   return scriptedAgent(
     baseCard({
@@ -197,17 +197,17 @@ export function extensionAgent(): TestAgent {
   );
 }
 
-/** Accepts only application/json input (checklist [62]). */
+/** Accepts only application/json input (requirement 62 of test/conformance/requirements.ts). */
 export function jsonOnlyAgent(): TestAgent {
   return scriptedAgent(baseCard({ defaultInputModes: ['application/json'] }));
 }
 
-/** Declares `streaming: false` (checklist [124]). */
+/** Declares `streaming: false` (requirement 124 of test/conformance/requirements.ts). */
 export function noStreamingAgent(): TestAgent {
   return scriptedAgent(baseCard({ capabilities: { streaming: false, pushNotifications: false } }));
 }
 
-/** Declares `extendedAgentCard: true` without configuring one (checklist [126]). */
+/** Declares `extendedAgentCard: true` without configuring one (requirement 126 of test/conformance/requirements.ts). */
 export function unconfiguredExtendedCardAgent(): TestAgent {
   return scriptedAgent(baseCard({ capabilities: { streaming: true, extendedAgentCard: true } }));
 }

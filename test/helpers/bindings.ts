@@ -119,7 +119,7 @@ export function serverSuite(
   });
 }
 
-/** One test per binding, citing checklist numbers `ids`. */
+/** One test per binding, citing requirement numbers (test/conformance/requirements.ts) `ids`. */
 export function verifies(
   ids: readonly number[],
   title: string,
@@ -143,7 +143,7 @@ export function verifies(
   }
 }
 
-/** One binding-independent test (the card endpoint, HTTP framing), citing checklist numbers. */
+/** One binding-independent test (the card endpoint, HTTP framing), citing requirement numbers (test/conformance/requirements.ts). */
 export function verifiesServer(
   ids: readonly number[],
   title: string,

@@ -153,7 +153,7 @@ const WireSkill = z.strictObject({
   securityRequirements: z.array(z.unknown()).optional(),
 });
 
-/** The public card: every REQUIRED field, REQUIRED arrays non-empty (spec §5.7, checklist [3-6]). */
+/** The public card: every REQUIRED field, REQUIRED arrays non-empty (spec §5.7, requirements 3–6 of test/conformance/requirements.ts). */
 export const WireAgentCard = z.strictObject({
   name: id,
   description: id,

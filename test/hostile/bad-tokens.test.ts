@@ -1,5 +1,5 @@
 /**
- * Hostile bearer tokens against an OpenID Connect protected agent (spec §7.4, checklist [194];
+ * Hostile bearer tokens against an OpenID Connect protected agent (spec §7.4, requirement 194 of test/conformance/requirements.ts;
  * RFC 6750 §3.1), over JSON-RPC, HTTP+JSON and gRPC, with a real issuer on loopback that counts
  * every fetch it receives and can be made unreachable:
  * - a token that cannot be valid is a 401 `invalid_token` and never makes the server fetch;

@@ -1,5 +1,5 @@
 /**
- * A client that keeps sending past the body limit (spec §13.4, checklist [205]) reads the refusal:
+ * A client that keeps sending past the body limit (spec §13.4, requirement 205 of test/conformance/requirements.ts) reads the refusal:
  * the server answers 413 (HTTP+JSON) or -32600 with an ErrorInfo naming PAYLOAD_TOO_LARGE
  * (JSON-RPC), then drains what the client still sends, up to a bound, before it closes, so the
  * client sees the answer instead of EPIPE or a connection reset. A client that sends far more than

@@ -331,7 +331,7 @@ describe.each(BINDINGS)('@a2a-js/sdk client → a2a-kit server over $binding', (
     expect((await list({ status: TaskState.TASK_STATE_CANCELED })).tasks).toEqual([]);
     const withArtifacts = await list({ includeArtifacts: true, pageSize: 1 });
     expect(withArtifacts.tasks[0]?.artifacts).toHaveLength(1);
-    // statusTimestampAfter keeps tasks updated at or after it (checklist [98]: ≥).
+    // statusTimestampAfter keeps tasks updated at or after it (requirement 98 of test/conformance/requirements.ts: ≥).
     const newest = all.tasks[0];
     const since = await list({ statusTimestampAfter: newest?.status?.timestamp });
     expect(since.tasks.map((t) => t.id)).toContain(newest?.id);
@@ -358,7 +358,7 @@ describe.each(BINDINGS)('@a2a-js/sdk client → a2a-kit server over $binding', (
       expectMalformed(error);
     });
 
-    it('a negative historyLength is refused as malformed (checklist [99])', async () => {
+    it('a negative historyLength is refused as malformed (requirement 99 of test/conformance/requirements.ts)', async () => {
       const task = await send('history');
       expectMalformed(await failureOf(getTask(task.id, -1)));
     });

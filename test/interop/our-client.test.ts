@@ -262,7 +262,7 @@ describe.each(BINDINGS)(
       ]);
     });
 
-    it('a follow-up stream dropped after their stale INPUT_REQUIRED snapshot is resumed (checklist [122])', async () => {
+    it('a follow-up stream dropped after their stale INPUT_REQUIRED snapshot is resumed (requirement 122 of test/conformance/requirements.ts)', async () => {
       // Their follow-up stream opens with the task still INPUT_REQUIRED (the answer is not yet
       // applied). Our client takes that state as settled and, when the connection drops right
       // after it, ends the stream quietly instead of resubscribing: the caller never learns that
@@ -369,7 +369,7 @@ describe.each(BINDINGS)(
     });
 
     describe('where @a2a-js/sdk 1.3.0 departs from the spec', () => {
-      it('documents that @a2a-js/sdk filters statusTimestampAfter with > where the spec says ≥ (checklist [98])', async () => {
+      it('documents that @a2a-js/sdk filters statusTimestampAfter with > where the spec says ≥ (requirement 98 of test/conformance/requirements.ts)', async () => {
         const task = await send('timestamped');
         const at = task.status.timestamp ?? '';
         const listed = await client.listTasks({
@@ -379,7 +379,7 @@ describe.each(BINDINGS)(
         expect(listed.tasks).toEqual([]); // the spec keeps the task whose timestamp equals `at`
       });
 
-      it(`documents how @a2a-js/sdk treats a negative historyLength over ${binding} (checklist [99]: invalid params)`, async () => {
+      it(`documents how @a2a-js/sdk treats a negative historyLength over ${binding} (requirement 99 of test/conformance/requirements.ts: invalid params)`, async () => {
         const task = await send('history');
         const answer = client.getTask({ id: task.id, historyLength: -1 });
         if (binding === 'JSONRPC') {

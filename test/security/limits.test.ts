@@ -1,5 +1,5 @@
 /**
- * Limits (spec §13.4, checklist [205,206]): per-caller rate limit with 429 + Retry-After (gRPC
+ * Limits (spec §13.4, requirements 205, 206 of test/conformance/requirements.ts): per-caller rate limit with 429 + Retry-After (gRPC
  * RESOURCE_EXHAUSTED) shared across bindings, concurrent streams per caller, parts per message,
  * message size, and history returned per task.
  */

@@ -1,5 +1,5 @@
 /**
- * Signed cards end to end (spec §8.4, checklist [223-231]): serve() signs its card at start-up
+ * Signed cards end to end (spec §8.4, requirements 223–231 of test/conformance/requirements.ts): serve() signs its card at start-up
  * and publishes the key; A2AClient.connect verifies the card JSON exactly as received before
  * using it and fails closed: every tampered field, a missing signature, an untrusted, expired or
  * revoked key.

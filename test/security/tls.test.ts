@@ -1,5 +1,5 @@
 /**
- * HTTPS serving and mutual TLS (spec §7.1, §7.4; checklist [191,192,194]): serve() with a
+ * HTTPS serving and mutual TLS (spec §7.1, §7.4; requirements 191, 192, 194 of test/conformance/requirements.ts): serve() with a
  * certificate and key, HSTS, and the mtls scheme: the principal is the client certificate's
  * subject on HTTPS and on gRPC over TLS alike.
  */

@@ -1,5 +1,5 @@
 /**
- * What a refusal looks like on the wire (checklist [157,158,195]): HTTP+JSON answers a
+ * What a refusal looks like on the wire (requirements 157, 158, 195 of test/conformance/requirements.ts): HTTP+JSON answers a
  * google.rpc.Status with the HTTP status; JSON-RPC answers the same HTTP status with a JSON-RPC
  * error object that echoes the request id and carries the application code -31401/-31403/-31429.
  */

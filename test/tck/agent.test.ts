@@ -2,7 +2,7 @@
  * The TCK agent's own tests: each in-band hook of the official TCK (a2aproject/a2a-tck 1.0-dev,
  * `scenarios/*.feature`) answered as the TCK expects, over every binding, with the server served
  * as startTckAgent serves it (serve() defaults). CI has no network and no TCK: these prove the
- * hooks; docs/conformance.md has the TCK run itself. Numbers are checklist numbers.
+ * hooks; docs/conformance.md has the TCK run itself. Numbers are requirement numbers (test/conformance/requirements.ts).
  */
 import { afterAll, beforeAll, expect } from 'vitest';
 import { serverSuite, verifies, verifiesServer } from '../helpers/bindings.js';

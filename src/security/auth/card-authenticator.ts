@@ -1,5 +1,5 @@
 /**
- * The authenticator that enforces what the card declares (spec §7.4, checklist [194]): each
+ * The authenticator that enforces what the card declares (spec §7.4, requirement 194 of test/conformance/requirements.ts): each
  * scheme of `securitySchemes` verified as the application configures it, `securityRequirements`
  * decided with OpenAPI semantics, and per-skill requirements for requests that name a skill.
  * Misconfiguration fails at start-up, never open at request time.

@@ -1,5 +1,5 @@
 /**
- * What a refused caller is told (spec §7.4, checklist [161,195]): a sentence naming the scheme
+ * What a refused caller is told (spec §7.4, requirements 161, 195 of test/conformance/requirements.ts): a sentence naming the scheme
  * and how to send its credential, and the `WWW-Authenticate` challenge of the scheme: Bearer with
  * `error`/`scope` per RFC 6750 §3, Basic per RFC 7617, and an informative `ApiKey` challenge.
  */

@@ -112,7 +112,7 @@ export class AccessControl {
       call.principal === undefined &&
       this.authentication !== undefined
     ) {
-      // spec §3.1.11 / checklist [217]: only after the capability and configuration checks.
+      // spec §3.1.11 / requirement 217 of test/conformance/requirements.ts: only after the capability and configuration checks.
       throw authRefusal({
         failure: 'UNAUTHENTICATED',
         message:

@@ -1,5 +1,5 @@
 /**
- * Request complexity limits (spec §13.4, checklist [205]) applied to validated parameters, the
+ * Request complexity limits (spec §13.4, requirement 205 of test/conformance/requirements.ts) applied to validated parameters, the
  * same in every binding: parts per message, size of a message, and history returned per task.
  */
 import { A2AError } from '../../core/errors.js';

@@ -1,5 +1,5 @@
 /**
- * Per-caller rate limiting (spec §13.4, checklist [206]): one token bucket per key (a principal
+ * Per-caller rate limiting (spec §13.4, requirement 206 of test/conformance/requirements.ts): one token bucket per key (a principal
  * id, or the IP address of an anonymous caller). Refill is computed lazily on each request, so an
  * idle key costs nothing; the number of keys held is bounded (least recently used go first).
  */
