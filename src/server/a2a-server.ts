@@ -26,7 +26,7 @@ import { isSettled, isTerminal } from '../core/task-state.js';
 import { describeViolations, fieldViolations } from '../core/validate.js';
 import { MemoryEventBus } from '../stores/memory/event-bus.js';
 import { MemoryTaskStore } from '../stores/memory/task-store.js';
-import { ConcurrencyError, type EventBus, type Scope, type TaskStore } from '../stores/types.js';
+import type { EventBus, Scope, TaskStore } from '../stores/types.js';
 import { createAgent, type Agent } from './agent.js';
 import type { CallContext } from '../core/call-context.js';
 import { activateExtensions } from './extensions.js';
@@ -37,7 +37,8 @@ import { recoverTask } from './recovery.js';
 import { InterruptedTasks } from './interrupted.js';
 import { acceptedInputModes } from './media-types.js';
 import { resumeSeq } from './event-ids.js';
-import { TaskLog, positionOf } from './task-log.js';
+import { TaskLog } from './task-log.js';
+import { cancelTask } from './cancel.js';
 import { AUDIT_EXTENSION, AuditChain, auditExtension, auditTrail } from './audit.js';
 import type { AuditSigner } from '../security/audit-head.js';
 import { shownTo, streamShownTo } from './trajectory-views.js';
@@ -321,41 +322,7 @@ export class A2AServer {
   /** CancelTask (spec §3.1.5): repeat cancels return the canceled task; other terminal states refuse. */
   async cancelTask(params: CancelTaskRequest, call: CallContext): Promise<Task> {
     const scope = this.admit(call);
-    for (;;) {
-      const record = await this.record(scope, params.id);
-      const state = record.task.status.state;
-      if (state === 'TASK_STATE_CANCELED') return shownTo(call, record.task);
-      if (isTerminal(state)) {
-        throw new A2AError(
-          'TASK_NOT_CANCELABLE',
-          `Task ${params.id} is ${state} and can no longer be canceled`,
-          {
-            metadata: { taskId: params.id, state },
-          },
-        );
-      }
-      if (await this.runner.cancel(params.id)) {
-        return shownTo(call, await this.view(scope, params.id, {}));
-      }
-      const { task } = record;
-      const canceled = {
-        statusUpdate: {
-          taskId: task.id,
-          contextId: task.contextId ?? '',
-          status: {
-            state: 'TASK_STATE_CANCELED' as TaskState,
-            timestamp: new Date().toISOString(),
-          },
-        },
-      };
-      try {
-        await this.log.append(scope, task.id, [canceled], positionOf(record));
-        return shownTo(call, await this.view(scope, params.id, {}));
-      } catch (error) {
-        if (!(error instanceof ConcurrencyError)) throw error;
-        // Another writer moved the task on: look again.
-      }
-    }
+    return shownTo(call, await cancelTask(this.log, this.runner, scope, params.id));
   }
 
   /**
@@ -368,7 +335,7 @@ export class A2AServer {
   ): Promise<AsyncIterable<StreamItem>> {
     const scope = this.admit(call);
     this.requireStreaming();
-    const record = await this.record(scope, params.id);
+    const record = await taskRecord(this.store, scope, params.id);
     const afterSeq = await resumeSeq(this.store, scope, params.id, params.lastEventId, record.seq);
     const terminal = isTerminal(record.task.status.state);
     if (terminal && (afterSeq === undefined || afterSeq >= record.seq)) {
@@ -512,10 +479,6 @@ export class A2AServer {
       ...(streamBufferBytes === undefined ? {} : { maxBufferedBytes: streamBufferBytes }),
       ...(streamPageBytes === undefined ? {} : { maxPageBytes: streamPageBytes }),
     };
-  }
-
-  private record(scope: Scope, taskId: string) {
-    return taskRecord(this.store, scope, taskId);
   }
 
   private view(scope: Scope, taskId: string, options: { historyLength?: number | undefined }) {
