@@ -5,32 +5,23 @@
  * GetExtendedAgentCard (spec §3.1.11), the multi-turn `book` flow with a push config carrying a
  * token and credentials (spec §4.3.3)) whose whole output never contains those secrets.
  */
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { A2AClient } from '../../src/client/index.js';
 import { userMessage } from '../../src/core/parts.js';
+import { startWebhook } from '../integration/push-helpers.js';
 import { cli, jsonLines } from './harness.js';
 
 const PUSH_TOKEN = 'push-token-7f3a9c';
 const PUSH_CREDENTIALS = 'push-credentials-51d0e2';
-let receiver: Server;
+let receiver: Awaited<ReturnType<typeof startWebhook>>;
 let hookUrl = '';
-let hooks = 0;
 
 beforeAll(async () => {
-  receiver = createServer((req, res) => {
-    req.resume();
-    req.on('end', () => {
-      hooks++;
-      res.writeHead(200).end();
-    });
-  });
-  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
-  hookUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
+  receiver = await startWebhook();
+  hookUrl = `${receiver.url}/hook`;
 });
 
-afterAll(() => new Promise<void>((resolve) => receiver.close(() => resolve())));
+afterAll(() => receiver.close());
 
 async function until(test: () => boolean, what: string): Promise<void> {
   for (let i = 0; i < 500 && !test(); i++) await new Promise((r) => setTimeout(r, 20));
@@ -86,7 +77,7 @@ describe('a2a serve --log-format json', () => {
       message: { ...userMessage('2026-12-24'), taskId: task?.id, contextId: task?.contextId },
     });
     expect('task' in second && second.task.status.state).toBe('TASK_STATE_COMPLETED');
-    await until(() => hooks >= 4, 'the push deliveries');
+    await until(() => receiver.calls.length >= 4, 'the push deliveries');
     client.close();
     stop.abort();
     const { code, stdout, stderr } = await done;

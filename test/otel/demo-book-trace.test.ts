@@ -5,8 +5,6 @@
  * exactly that rendering (regenerate with `A2A_WRITE_TRACE=1`).
  */
 import { readFileSync, writeFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { SpanKind } from '@opentelemetry/api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { A2AClient } from '../../src/client/client.js';
@@ -17,6 +15,7 @@ import { serve, type ServeResult } from '../../src/node/index.js';
 import { ATTR, SPAN, a2aTelemetry } from '../../src/otel/index.js';
 import { MemoryEventBus } from '../../src/stores/memory/event-bus.js';
 import { MemoryTaskStore } from '../../src/stores/memory/task-store.js';
+import { startWebhook } from '../integration/push-helpers.js';
 import { renderTree, testSdk } from './sdk.js';
 
 const DOC = new URL('../../docs/observability.md', import.meta.url);
@@ -29,20 +28,12 @@ const otel = a2aTelemetry({
   propagator: sdk.propagator,
 });
 let running: ServeResult;
-let receiver: Server;
+let receiver: Awaited<ReturnType<typeof startWebhook>>;
 let hookUrl = '';
-let hooks = 0;
 
 beforeAll(async () => {
-  receiver = createServer((req, res) => {
-    req.resume();
-    req.on('end', () => {
-      hooks++;
-      res.writeHead(200).end();
-    });
-  });
-  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
-  hookUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
+  receiver = await startWebhook();
+  hookUrl = `${receiver.url}/hook`;
   running = await serve(otel.agent(createDemoAgent()), {
     store: otel.store(new MemoryTaskStore()),
     bus: otel.bus(new MemoryEventBus()),
@@ -54,7 +45,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await running.close();
-  await new Promise<void>((resolve) => receiver.close(() => resolve()));
+  await receiver.close();
   await sdk.shutdown();
 });
 
@@ -81,10 +72,10 @@ describe('docs/observability.md', () => {
     client.close();
     const pushes = () => sdk.spans().filter((s) => s.name === SPAN.push).length;
     // WORKING, INPUT_REQUIRED; the answer (SUBMITTED), WORKING, the artifact, COMPLETED.
-    for (let i = 0; i < 500 && (hooks < 6 || pushes() < 6); i++) {
+    for (let i = 0; i < 500 && (receiver.calls.length < 6 || pushes() < 6); i++) {
       await new Promise((r) => setTimeout(r, 20));
     }
-    expect([hooks, pushes()]).toEqual([6, 6]);
+    expect([receiver.calls.length, pushes()]).toEqual([6, 6]);
     const spans = sdk.spans();
     expect(spans.filter((s) => s.kind === SpanKind.CLIENT && s.name !== SPAN.push)).toHaveLength(2);
     const tree = renderTree(spans, [

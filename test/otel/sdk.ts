@@ -103,24 +103,23 @@ export function renderTree(
   };
   const nanos = (t: HrTime) => t[0] * 1e9 + t[1];
   const lines: string[] = [];
+  // A span's events first, then its child spans, each group in its own time order: the SDK
+  // stamps a span's start with Date.now() (whole milliseconds) and its events with a precise
+  // offset from that start, so an event and a child span less than 1 ms apart do not compare.
   const walk = (id: string, events: readonly TimedEvent[], depth: number) => {
-    const items: { at: number; line: () => void }[] = [
-      ...events.map((e) => ({
-        at: nanos(e.time),
-        line: () => lines.push(`${'  '.repeat(depth)}· ${e.name}${shown(e.attributes)}`),
-      })),
-      ...(children.get(id) ?? []).map((s) => ({
-        at: nanos(s.startTime),
-        line: () => {
-          const error = s.status.code === SpanStatusCode.ERROR ? ' ERROR' : '';
-          lines.push(
-            `${'  '.repeat(depth)}${s.name} [${kinds[s.kind] ?? s.kind}]${error}${shown(s.attributes)}`,
-          );
-          walk(s.spanContext().spanId, s.events, depth + 1);
-        },
-      })),
-    ];
-    for (const item of items.sort((a, b) => a.at - b.at)) item.line();
+    for (const e of [...events].sort((a, b) => nanos(a.time) - nanos(b.time))) {
+      lines.push(`${'  '.repeat(depth)}· ${e.name}${shown(e.attributes)}`);
+    }
+    const spans = [...(children.get(id) ?? [])].sort(
+      (a, b) => nanos(a.startTime) - nanos(b.startTime) || nanos(a.endTime) - nanos(b.endTime),
+    );
+    for (const s of spans) {
+      const error = s.status.code === SpanStatusCode.ERROR ? ' ERROR' : '';
+      lines.push(
+        `${'  '.repeat(depth)}${s.name} [${kinds[s.kind] ?? s.kind}]${error}${shown(s.attributes)}`,
+      );
+      walk(s.spanContext().spanId, s.events, depth + 1);
+    }
   };
   walk('', [], 0);
   return lines.join('\n');
