@@ -8,8 +8,7 @@ import { checkChain } from '../../security/audit-chain.js';
 import { verifyHead } from '../../security/audit-head.js';
 import type { Command } from '../command.js';
 import { CliError, EXIT, UsageError } from '../exit-codes.js';
-import { booleanFlag, stringFlag } from '../options.js';
-import { publicKeys } from '../public-keys.js';
+import { KEY_FLAGS, keyFlagHelp, keySourceFromFlags } from '../public-keys.js';
 import { noExtraArgs, requireArgs } from '../task-helpers.js';
 
 /** The `audit verify` verb. */
@@ -17,21 +16,12 @@ export const auditVerifyCommand: Command = {
   name: 'audit verify',
   summary: 'check an audit export offline: hash chain and signed head',
   usage: ['audit verify <file> [--key <jwks.json> | --jwks <url> | --trust-jku]'],
-  flags: {
-    key: { type: 'string' },
-    jwks: { type: 'string' },
-    'trust-jku': { type: 'boolean' },
-    insecure: { type: 'boolean' },
-  },
-  flagHelp: [
-    ['--key FILE', "the agent's public keys: a JWK or JWKS file (fully offline)"],
-    ['--jwks URL', "the agent's JWKS URL (its card signing keys)"],
-    [
-      '--trust-jku',
-      'use the JWKS URL named in the export (proves only that it matches those keys)',
-    ],
-    ['--insecure', 'allow http:// JWKS URLs (local testing only)'],
-  ],
+  flags: KEY_FLAGS,
+  flagHelp: keyFlagHelp(
+    "the agent's public keys: a JWK or JWKS file (fully offline)",
+    "the agent's JWKS URL (its card signing keys)",
+    'use the JWKS URL named in the export (proves only that it matches those keys)',
+  ),
   examples: [
     'audit verify task.audit.jsonl --key jwks.json',
     'audit verify task.audit.jsonl --jwks https://agent.example.com/.well-known/jwks.json',
@@ -43,9 +33,6 @@ export const auditVerifyCommand: Command = {
   async run({ positionals, values, out, signal }) {
     const [file = ''] = requireArgs(positionals, ['the export file']);
     noExtraArgs(positionals, 1);
-    const keyPath = stringFlag(values, 'key');
-    const jwksUrl = stringFlag(values, 'jwks');
-    const trustJku = booleanFlag(values, 'trust-jku');
     let text: string;
     try {
       text = await readFile(file, 'utf8');
@@ -80,21 +67,14 @@ export const auditVerifyCommand: Command = {
     };
     if (check.problem !== undefined) return report(false, check.problem, 'not checked');
     const head = check.head;
-    const wantsKeys = keyPath !== undefined || jwksUrl !== undefined || trustJku;
-    if (!wantsKeys) return report(true, undefined, head?.jws ? 'not checked' : 'absent');
+    const keySource = await keySourceFromFlags(values, signal);
+    if (keySource === undefined)
+      return report(true, undefined, head?.jws ? 'not checked' : 'absent');
     if (!head?.jws)
       return report(false, 'the head is not signed: the agent had no signing key', 'absent');
     let claims;
     try {
-      claims = await verifyHead(head.jws, {
-        ...(keyPath !== undefined ? { keys: await publicKeys(keyPath) } : {}),
-        ...(jwksUrl !== undefined ? { jwksUrl } : {}),
-        ...(trustJku ? { trustJku: true } : {}),
-        fetchOptions: {
-          allowInsecure: booleanFlag(values, 'insecure'),
-          ...(signal ? { signal } : {}),
-        },
-      });
+      claims = await verifyHead(head.jws, keySource);
     } catch (error) {
       if (error instanceof UsageError || error instanceof CliError) throw error;
       return report(

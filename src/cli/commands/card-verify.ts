@@ -2,10 +2,9 @@
 import { verifyAgentCard } from '../../security/card-signing.js';
 import { CardSignatureError } from '../../security/signature-error.js';
 import { loadJson } from '../card-source.js';
-import { publicKeys } from '../public-keys.js';
+import { KEY_FLAGS, keyFlagHelp, keySourceFromFlags } from '../public-keys.js';
 import { EXAMPLE_URL, type Command } from '../command.js';
 import { CliError, EXIT, UsageError } from '../exit-codes.js';
-import { booleanFlag, stringFlag } from '../options.js';
 import { noExtraArgs, requireArgs } from '../task-helpers.js';
 
 /** The `card verify` verb. */
@@ -13,21 +12,12 @@ export const cardVerifyCommand: Command = {
   name: 'card verify',
   summary: "verify an Agent Card's signatures with trusted public keys",
   usage: ['card verify <file|url> (--key <jwks.json> | --jwks <url> | --trust-jku)'],
-  flags: {
-    key: { type: 'string' },
-    jwks: { type: 'string' },
-    'trust-jku': { type: 'boolean' },
-    insecure: { type: 'boolean' },
-  },
-  flagHelp: [
-    ['--key FILE', 'trusted public keys: a JWK or JWKS file'],
-    ['--jwks URL', 'a trusted JWKS URL'],
-    [
-      '--trust-jku',
-      "use the jku URL named in the signature (proves only that it matches that URL's keys)",
-    ],
-    ['--insecure', 'allow http:// JWKS URLs (local testing only)'],
-  ],
+  flags: KEY_FLAGS,
+  flagHelp: keyFlagHelp(
+    'trusted public keys: a JWK or JWKS file',
+    'a trusted JWKS URL',
+    "use the jku URL named in the signature (proves only that it matches that URL's keys)",
+  ),
   examples: [
     'card verify signed.json --key jwks.json',
     `card verify ${EXAMPLE_URL} --jwks https://agent.example.com/jwks.json`,
@@ -36,25 +26,15 @@ export const cardVerifyCommand: Command = {
   async run({ positionals, values, global, out, signal, errors }) {
     const [source = ''] = requireArgs(positionals, ['the card file or URL']);
     noExtraArgs(positionals, 1);
-    const keyPath = stringFlag(values, 'key');
-    const jwksUrl = stringFlag(values, 'jwks');
-    const trustJku = booleanFlag(values, 'trust-jku');
-    if (keyPath === undefined && jwksUrl === undefined && !trustJku) {
+    const keySource = await keySourceFromFlags(values, signal);
+    if (keySource === undefined) {
       throw new UsageError('say which keys to trust: --key FILE, --jwks URL or --trust-jku');
     }
     const { json } = await loadJson(source, global, errors, signal);
     if (typeof json !== 'object' || json === null)
       throw new CliError(EXIT.AGENT_ERROR, `${source} is not a JSON object`);
     try {
-      const result = await verifyAgentCard(json, {
-        ...(keyPath !== undefined ? { keys: await publicKeys(keyPath) } : {}),
-        ...(jwksUrl !== undefined ? { jwksUrl } : {}),
-        ...(trustJku ? { trustJku: true } : {}),
-        fetchOptions: {
-          allowInsecure: booleanFlag(values, 'insecure'),
-          ...(signal ? { signal } : {}),
-        },
-      });
+      const result = await verifyAgentCard(json, keySource);
       if (out.json) out.jsonDoc(result);
       else if (result.verified) {
         out.line(
