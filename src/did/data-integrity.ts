@@ -115,7 +115,8 @@ export function eddsaJcs2022Problem(
   securedDocument: Readonly<Record<string, unknown>>,
   publicKey: KeyObject,
 ): string | undefined {
-  const { proof, ...unsecured } = securedDocument;
+  const { proof, ...rest } = securedDocument;
+  const unsecured: Record<string, unknown> = rest;
   if (!isObject(proof)) return 'the document has no proof object';
   const { proofValue, ...proofOptions } = proof;
   if (proofOptions.type !== DATA_INTEGRITY_PROOF || proofOptions.cryptosuite !== EDDSA_JCS_2022) {
