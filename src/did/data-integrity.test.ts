@@ -113,7 +113,11 @@ describe('Multikey and the RFC 7638 thumbprint', () => {
 
   it('computes the thumbprint of RFC 7638 §3.1 over {crv,kty,x}', () => {
     // RFC 8037 Appendix A.3: the thumbprint of its Ed25519 example key.
-    const rfc8037 = { kty: 'OKP', crv: 'Ed25519', x: '11qYAYKxCrfVS_7TyWQHOg7hcvPapiMlrwIaaPcHURo' };
+    const rfc8037 = {
+      kty: 'OKP',
+      crv: 'Ed25519',
+      x: '11qYAYKxCrfVS_7TyWQHOg7hcvPapiMlrwIaaPcHURo',
+    };
     expect(ed25519Thumbprint(rfc8037)).toBe('kPrK_qmxVWaYVA9wwBF6Iuo3vVzz7TxHCTwXBygrS4k');
     expect(ed25519Thumbprint(rfc8037)).toHaveLength(43);
   });

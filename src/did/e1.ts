@@ -90,13 +90,12 @@ export function checkE1Proof(document: DidDocument, fingerprint: string, now = D
   if (!isXmlDateTime(proof.created)) {
     throw fail('MALFORMED_PROOF', 'its proof has no created time (XML Schema dateTime)');
   }
-  if (proof.expires !== undefined) {
-    if (!isXmlDateTime(proof.expires)) {
+  const expires = proof.expires;
+  if (expires !== undefined) {
+    if (typeof expires !== 'string' || !isXmlDateTime(expires)) {
       throw fail('MALFORMED_PROOF', 'its proof expires is not an XML Schema dateTime');
     }
-    if (Date.parse(String(proof.expires)) < now) {
-      throw fail('BAD_PROOF', `its proof expired at ${String(proof.expires)}`);
-    }
+    if (Date.parse(expires) < now) throw fail('BAD_PROOF', `its proof expired at ${expires}`);
   }
   if (typeof proof.verificationMethod !== 'string') {
     throw fail('MALFORMED_PROOF', 'its proof has no verificationMethod (the DID URL of its key)');
@@ -137,7 +136,10 @@ export function checkE1Proof(document: DidDocument, fingerprint: string, now = D
     );
   }
   if (!isListedUnder(document, 'authentication', keyId)) {
-    throw fail('INVALID_DOCUMENT', `its e1_ binding key ${keyId} is not listed under authentication`);
+    throw fail(
+      'INVALID_DOCUMENT',
+      `its e1_ binding key ${keyId} is not listed under authentication`,
+    );
   }
   const problem = eddsaJcs2022Problem(document, publicKeyOf(jwk));
   if (problem !== undefined) throw fail('BAD_PROOF', problem);

@@ -4,12 +4,7 @@
  * `e1_` DID the key must be the Ed25519 key the DID's fingerprint binds, and its document is
  * written with a `Multikey` and signed (an `eddsa-jcs-2022` proof, src/did/e1.ts).
  */
-import {
-  createPrivateKey,
-  generateKeyPairSync,
-  randomUUID,
-  type KeyObject,
-} from 'node:crypto';
+import { createPrivateKey, generateKeyPairSync, randomUUID, type KeyObject } from 'node:crypto';
 import {
   algorithmOf,
   createDidDocument,
@@ -107,4 +102,3 @@ export function didDocumentOf(
   });
   return e1 ? signE1Document(document, identity.keyId, identity.privateKey) : document;
 }
-

@@ -9,7 +9,13 @@
  */
 export { DidAuthError } from './errors.js';
 export type { DidAuthReason } from './errors.js';
-export { E1_PREFIX, didDocumentPath, didWbaForUrl, parseDidWba, splitDidUrl } from './identifier.js';
+export {
+  E1_PREFIX,
+  didDocumentPath,
+  didWbaForUrl,
+  parseDidWba,
+  splitDidUrl,
+} from './identifier.js';
 export { checkE1Proof, e1DidOf, isE1Did, signE1Document } from './e1.js';
 export {
   DATA_INTEGRITY_PROOF,

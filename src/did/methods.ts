@@ -28,7 +28,10 @@ export function isListedUnder(
 }
 
 /** The method `keyId`: in `verificationMethod`, else embedded under a relationship. */
-export function findMethod(document: DidDocument, keyId: string): DidVerificationMethod | undefined {
+export function findMethod(
+  document: DidDocument,
+  keyId: string,
+): DidVerificationMethod | undefined {
   const matches = (m: DidVerificationMethod) => absoluteId(m.id, document.id) === keyId;
   const listed = (document.verificationMethod ?? []).find(matches);
   if (listed !== undefined) return listed;

@@ -82,7 +82,9 @@ export const didInitCommand: Command = {
     if (file === undefined) out.jsonDoc(document);
     else await writeFile(file, `${JSON.stringify(document, null, 2)}\n`);
     if (!out.json) {
-      out.error(`DID ${did}: private key written to ${target}; publish the DID document at ${where}`);
+      out.error(
+        `DID ${did}: private key written to ${target}; publish the DID document at ${where}`,
+      );
     }
     return EXIT.OK;
   },
