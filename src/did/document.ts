@@ -149,7 +149,7 @@ export function checkDidDocument(value: unknown, did: string): DidDocument {
     if (typeof a !== 'string') checkMethod(a, invalid);
   }
   const document = value as DidDocument;
-  const { e1Fingerprint } = parseDidWba(did);
+  const e1Fingerprint = did.startsWith('did:wba:') ? parseDidWba(did).e1Fingerprint : undefined;
   if (e1Fingerprint !== undefined) checkE1Proof(document, e1Fingerprint);
   return document;
 }
