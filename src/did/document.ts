@@ -1,10 +1,16 @@
 /**
- * DID documents for did:wba (W3C DID Core §5, ANP did:wba v1.1 §2.3): building ours and checking
- * a resolved one. A key is usable for request signatures when it is a verification method with a
- * public JWK (`JsonWebKey2020` / `JsonWebKey`) that `authentication` lists, by reference or
- * embedded. Ed25519 (`OKP`) and ECDSA P-256 / P-384 (`EC`) keys are supported.
+ * DID documents for did:wba (W3C DID Core §5, ANP did:wba v1.1 §2.5): building ours and checking
+ * a resolved one. A key is usable for request signatures when it is a verification method that
+ * `authentication` lists, by reference or embedded, with a public JWK (`JsonWebKey2020` /
+ * `JsonWebKey`: Ed25519 `OKP`, ECDSA P-256 / P-384 `EC`) or an Ed25519 `Multikey`
+ * (`publicKeyMultibase`). The document of an `e1_` DID must also carry a valid proof by its
+ * binding key (src/did/e1.ts).
  */
+import { checkE1Proof } from './e1.js';
 import { DidAuthError } from './errors.js';
+import { parseDidWba } from './identifier.js';
+import { findMethod, isListedUnder, methodJwk } from './methods.js';
+import { ed25519Multikey } from './multikey.js';
 
 /** A public JWK as a DID document carries it. */
 export interface DidPublicJwk {
@@ -21,6 +27,8 @@ export interface DidVerificationMethod {
   readonly type: string;
   readonly controller: string;
   readonly publicKeyJwk?: DidPublicJwk | undefined;
+  /** A multibase key (`z6Mk…` for an Ed25519 `Multikey`). */
+  readonly publicKeyMultibase?: string | undefined;
   readonly [member: string]: unknown;
 }
 
@@ -57,7 +65,14 @@ export interface DidDocumentOptions {
   readonly keyFragment?: string | undefined;
   /** Services to list (e.g. `{ id: '#a2a', type: 'A2AAgentCard', serviceEndpoint: cardUrl }`). */
   readonly service?: readonly Record<string, unknown>[] | undefined;
+  /**
+   * How the key is written: `JsonWebKey2020` with `publicKeyJwk` (default), or `Multikey` with
+   * `publicKeyMultibase` (Ed25519 only; what the `e1_` profile asks for).
+   */
+  readonly keyFormat?: 'JsonWebKey2020' | 'Multikey' | undefined;
 }
+
+const DID_CONTEXT = 'https://www.w3.org/ns/did/v1';
 
 /** A DID document publishing one key for authentication (request signatures) and assertion. */
 export function createDidDocument(options: DidDocumentOptions): DidDocument {
@@ -73,10 +88,26 @@ export function createDidDocument(options: DidDocumentOptions): DidDocument {
   if (algorithmOf(publicKeyJwk) === undefined) {
     throw new TypeError(`a did:wba key must be Ed25519 or EC P-256/P-384, not ${kty} ${crv ?? ''}`);
   }
+  const multikey = options.keyFormat === 'Multikey';
   return {
-    '@context': ['https://www.w3.org/ns/did/v1', 'https://w3id.org/security/suites/jws-2020/v1'],
+    '@context': multikey
+      ? [
+          DID_CONTEXT,
+          'https://w3id.org/security/data-integrity/v2',
+          'https://w3id.org/security/multikey/v1',
+        ]
+      : [DID_CONTEXT, 'https://w3id.org/security/suites/jws-2020/v1'],
     id: did,
-    verificationMethod: [{ id, type: 'JsonWebKey2020', controller: did, publicKeyJwk }],
+    verificationMethod: [
+      multikey
+        ? {
+            id,
+            type: 'Multikey',
+            controller: did,
+            publicKeyMultibase: ed25519Multikey(publicKeyJwk),
+          }
+        : { id, type: 'JsonWebKey2020', controller: did, publicKeyJwk },
+    ],
     authentication: [id],
     assertionMethod: [id],
     ...(options.service === undefined ? {} : { service: options.service }),
@@ -95,7 +126,7 @@ const isObject = (value: unknown): value is Record<string, unknown> =>
 
 /**
  * Checks that `value` is the DID document of `did`; throws DidAuthError INVALID_DOCUMENT naming
- * the member at fault.
+ * the member at fault. For an `e1_` DID the proof is checked too (src/did/e1.ts: its own reasons).
  */
 export function checkDidDocument(value: unknown, did: string): DidDocument {
   const invalid = (why: string) =>
@@ -111,12 +142,27 @@ export function checkDidDocument(value: unknown, did: string): DidDocument {
   for (const a of (auth ?? []) as unknown[]) {
     if (typeof a !== 'string') checkMethod(a, invalid);
   }
-  return value as DidDocument;
+  const assertion = value.assertionMethod;
+  if (assertion !== undefined && !Array.isArray(assertion))
+    throw invalid('assertionMethod is not an array');
+  for (const a of (assertion ?? []) as unknown[]) {
+    if (typeof a !== 'string') checkMethod(a, invalid);
+  }
+  const document = value as DidDocument;
+  const e1Fingerprint = did.startsWith('did:wba:') ? parseDidWba(did).e1Fingerprint : undefined;
+  if (e1Fingerprint !== undefined) checkE1Proof(document, e1Fingerprint);
+  return document;
 }
 
 function checkMethod(m: unknown, invalid: (why: string) => DidAuthError): void {
   if (!isObject(m) || typeof m.id !== 'string' || typeof m.type !== 'string') {
     throw invalid('a verification method lacks a string id or type');
+  }
+  if (m.controller !== undefined && typeof m.controller !== 'string') {
+    throw invalid(`controller of ${m.id} is not a string`);
+  }
+  if (m.publicKeyMultibase !== undefined && typeof m.publicKeyMultibase !== 'string') {
+    throw invalid(`publicKeyMultibase of ${m.id} is not a string`);
   }
   const jwk = m.publicKeyJwk;
   if (jwk === undefined) return; // other key formats are ignored (not usable here)
@@ -124,38 +170,27 @@ function checkMethod(m: unknown, invalid: (why: string) => DidAuthError): void {
     throw invalid(`publicKeyJwk of ${m.id} is not a JWK`);
   }
   if ('d' in jwk) throw invalid(`publicKeyJwk of ${m.id} contains a private key`);
-  if (m.controller !== undefined && typeof m.controller !== 'string') {
-    throw invalid(`controller of ${m.id} is not a string`);
-  }
-}
-
-/** Full DID URL of a method id that may be relative (`#key-1`). */
-function absolute(id: string, did: string): string {
-  return id.startsWith('#') ? did + id : id;
 }
 
 /**
  * The authentication key `keyId` (a DID URL) of a checked document; throws DidAuthError
- * KEY_NOT_FOUND when the document does not list it under `authentication` with a usable JWK.
+ * KEY_NOT_FOUND when the document does not list it under `authentication` with a usable key.
  */
 export function authenticationKey(document: DidDocument, keyId: string): DidAuthenticationKey {
   const did = document.id;
   const notFound = (why: string) =>
     new DidAuthError('KEY_NOT_FOUND', `key ${keyId} cannot sign for ${did}: ${why}`);
-  const listed = (document.authentication ?? []).map((a) =>
-    typeof a === 'string' ? { ref: absolute(a, did) } : { method: a },
-  );
-  const entry = listed.find((a) =>
-    'ref' in a ? a.ref === keyId : absolute(a.method.id, did) === keyId,
-  );
-  if (entry === undefined) throw notFound('the DID document does not list it under authentication');
-  const method =
-    'method' in entry
-      ? entry.method
-      : (document.verificationMethod ?? []).find((m) => absolute(m.id, did) === keyId);
+  if (!isListedUnder(document, 'authentication', keyId)) {
+    throw notFound('the DID document does not list it under authentication');
+  }
+  const method = findMethod(document, keyId);
   if (method === undefined) throw notFound('no verificationMethod has this id');
-  const jwk = method.publicKeyJwk;
-  if (jwk === undefined) throw notFound('it has no publicKeyJwk (only JWK keys are supported)');
+  const jwk = methodJwk(method);
+  if (jwk === undefined) {
+    throw notFound(
+      'it has no usable key (a publicKeyJwk, or the publicKeyMultibase of an Ed25519 Multikey)',
+    );
+  }
   const alg = algorithmOf(jwk);
   if (alg === undefined) {
     throw notFound(

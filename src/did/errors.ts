@@ -20,6 +20,18 @@ export type DidAuthReason =
   | 'DID_NOT_FOUND'
   /** The document is not a valid DID document for this DID. */
   | 'INVALID_DOCUMENT'
+  /** An `e1_` DID's document has no `proof` (ANP did:wba v1.1 §2.5.5: no relaxed mode). */
+  | 'MISSING_PROOF'
+  /** The proof is not a `DataIntegrityProof` with cryptosuite `eddsa-jcs-2022`. */
+  | 'UNSUPPORTED_CRYPTOSUITE'
+  /** The proof's `proofPurpose` is not `assertionMethod`, or its key is not an assertion method. */
+  | 'WRONG_PROOF_PURPOSE'
+  /** The proof lacks a member or has a bad one (`created`, `verificationMethod`, `proofValue`). */
+  | 'MALFORMED_PROOF'
+  /** The proof's key is not the key whose RFC 7638 thumbprint the `e1_` DID carries. */
+  | 'FINGERPRINT_MISMATCH'
+  /** The proof does not verify: the document was changed after it was signed. */
+  | 'BAD_PROOF'
   /** The document has no `authentication` key with the signature's `keyid`. */
   | 'KEY_NOT_FOUND'
   /** The signature does not verify with the document's key. */

@@ -23,6 +23,9 @@ describe('parseDidWba', () => {
     ['did:wba:exa_mple.com', /not a domain name/],
     ['did:wba:example.com#key-1', /fragment/],
     ['did:wba:example.com%ZZ', /percent-encoding/],
+    ['did:wba:example.com:user:e1_tooShort', /e1_ fingerprint is not 43 base64url/],
+    [`did:wba:example.com:user:e1_${'a'.repeat(42)}=`, /e1_ fingerprint is not 43 base64url/],
+    [`did:wba:example.com:user:k1_${'a'.repeat(43)}`, /k1_ profile .* not supported/],
   ])('refuses %s', (did, why) => {
     const error = (() => {
       try {
@@ -35,6 +38,18 @@ describe('parseDidWba', () => {
     expect(error).toBeInstanceOf(DidAuthError);
     expect((error as DidAuthError).reason).toBe('UNSUPPORTED_DID');
     expect((error as DidAuthError).message).toMatch(why);
+  });
+});
+
+describe('the e1_ path profile (ANP did:wba v1.1 §2.2.1)', () => {
+  it('reads the fingerprint of an e1_ DID; its document lives under the e1_ segment', () => {
+    const fingerprint = 'kPrK_qmxVWaYVA9wwBF6Iuo3vVzz7TxHCTwXBygrS4k';
+    const did = `did:wba:example.com%3A3000:user:alice:e1_${fingerprint}`;
+    expect(parseDidWba(did)).toMatchObject({
+      e1Fingerprint: fingerprint,
+      documentUrl: `https://example.com:3000/user/alice/e1_${fingerprint}/did.json`,
+    });
+    expect(parseDidWba('did:wba:example.com:user:alice').e1Fingerprint).toBeUndefined();
   });
 });
 

@@ -2,6 +2,9 @@
  * did:wba identifiers (ANP did:wba method v1.1 §2): `did:wba:<host>[:<path>…]`, a port written
  * `%3A`. The document lives at `https://<host>/.well-known/did.json` for a bare host and at
  * `https://<host>/<path…>/did.json` for a path DID. A DID URL adds `#<fragment>` (a key).
+ * A path DID whose last segment is `e1_<fingerprint>` uses the `e1_` profile (§2.2.1): the
+ * fingerprint is the RFC 7638 thumbprint of its Ed25519 binding key, and its document must carry
+ * a proof by that key (src/did/e1.ts). The `k1_` profile (Appendix A, secp256k1) is refused.
  */
 import { DidAuthError } from './errors.js';
 
@@ -17,7 +20,12 @@ export interface DidWba {
   readonly path: readonly string[];
   /** Where the DID document is fetched. */
   readonly documentUrl: string;
+  /** The `e1_` fingerprint (43 base64url characters, without `e1_`) of an `e1_` path DID. */
+  readonly e1Fingerprint?: string | undefined;
 }
+
+/** The prefix of the last path segment of an `e1_` profile DID. */
+export const E1_PREFIX = 'e1_';
 
 const HOST_LABEL = /^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$/i;
 
@@ -49,12 +57,22 @@ export function parseDidWba(did: string): DidWba {
   if (path.some((s) => s === '' || s === '.' || s === '..' || s.includes('/'))) {
     throw refuse('a path segment is empty, a dot segment or contains "/"');
   }
+  const last = path.at(-1) ?? '';
+  let e1Fingerprint: string | undefined;
+  if (last.startsWith(E1_PREFIX)) {
+    e1Fingerprint = last.slice(E1_PREFIX.length);
+    if (!/^[A-Za-z0-9_-]{43}$/.test(e1Fingerprint)) {
+      throw refuse('its e1_ fingerprint is not 43 base64url characters (ANP did:wba v1.1 §2.2.2)');
+    }
+  } else if (last.startsWith('k1_')) {
+    throw refuse('the k1_ profile (secp256k1, ANP did:wba Appendix A) is not supported');
+  }
   const base = `https://${authority}`;
   const documentUrl =
     path.length === 0
       ? `${base}/.well-known/did.json`
       : `${base}/${path.map(encodeURIComponent).join('/')}/did.json`;
-  return { did, authority, path, documentUrl };
+  return { did, authority, path, documentUrl, ...(e1Fingerprint ? { e1Fingerprint } : {}) };
 }
 
 /** Splits a DID URL (`did:wba:host#key-1`) into DID and fragment; throws when there is none. */

@@ -1,14 +1,10 @@
 /**
  * A did:wba identity: the DID, the DID URL of its key (the `keyid` of every signature), and the
- * private key. Made from a saved private JWK (`a2a did init` writes one) or generated.
+ * private key. Made from a saved private JWK (`a2a did init` writes one) or generated. For an
+ * `e1_` DID the key must be the Ed25519 key the DID's fingerprint binds, and its document is
+ * written with a `Multikey` and signed (an `eddsa-jcs-2022` proof, src/did/e1.ts).
  */
-import {
-  createPrivateKey,
-  createPublicKey,
-  generateKeyPairSync,
-  randomUUID,
-  type KeyObject,
-} from 'node:crypto';
+import { createPrivateKey, generateKeyPairSync, randomUUID, type KeyObject } from 'node:crypto';
 import {
   algorithmOf,
   createDidDocument,
@@ -16,7 +12,9 @@ import {
   type DidPublicJwk,
   type DidSignatureAlgorithm,
 } from './document.js';
+import { signE1Document } from './e1.js';
 import { parseDidWba } from './identifier.js';
+import { ed25519Thumbprint } from './multikey.js';
 
 /** A private JWK (Ed25519 `OKP` or `EC` P-256/P-384, with `d`). */
 export interface DidPrivateJwk extends DidPublicJwk {
@@ -44,7 +42,7 @@ export interface DidIdentityOptions {
 
 /** The identity of `did` signing with `privateJwk`; throws when the DID or key is unusable. */
 export function didIdentity(options: DidIdentityOptions): DidIdentity {
-  parseDidWba(options.did);
+  const { e1Fingerprint } = parseDidWba(options.did);
   const { kty, crv, x, y, d } = options.privateJwk;
   if (typeof d !== 'string') throw new TypeError('the did:wba key JWK has no private part (d)');
   const publicJwk: DidPublicJwk = {
@@ -56,6 +54,14 @@ export function didIdentity(options: DidIdentityOptions): DidIdentity {
   const alg = algorithmOf(publicJwk);
   if (alg === undefined)
     throw new TypeError(`a did:wba key must be Ed25519 or EC P-256/P-384, not ${kty}`);
+  if (e1Fingerprint !== undefined) {
+    if (alg !== 'ed25519') throw new TypeError('the key of an e1_ DID is an Ed25519 key');
+    if (ed25519Thumbprint(publicJwk) !== e1Fingerprint) {
+      throw new TypeError(
+        `this key is not the one ${options.did} binds: its thumbprint is ${ed25519Thumbprint(publicJwk)}`,
+      );
+    }
+  }
   const privateKey = createPrivateKey({ key: { kty, crv, x, y, d } as never, format: 'jwk' });
   return {
     did: options.did,
@@ -76,22 +82,23 @@ export function generateDidKey(type: 'Ed25519' | 'P-256' = 'Ed25519'): DidPrivat
   return { ...jwk, kid: randomUUID() };
 }
 
-/** The DID document publishing `identity`'s key (serve it at `didDocumentPath(identity.did)`). */
+/**
+ * The DID document publishing `identity`'s key (serve it at `didDocumentPath(identity.did)`).
+ * For an `e1_` DID: the key as an Ed25519 `Multikey`, and the document's `eddsa-jcs-2022` proof
+ * by it (made now).
+ */
 export function didDocumentOf(
   identity: DidIdentity,
   service?: readonly Record<string, unknown>[],
 ): DidDocument {
   const keyFragment = identity.keyId.slice(identity.keyId.indexOf('#') + 1);
-  return createDidDocument({
+  const e1 = parseDidWba(identity.did).e1Fingerprint !== undefined;
+  const document = createDidDocument({
     did: identity.did,
     publicJwk: identity.publicJwk,
     keyFragment,
     service,
+    keyFormat: e1 ? 'Multikey' : 'JsonWebKey2020',
   });
-}
-
-/** The public KeyObject of a JWK (for verifiers). */
-export function publicKeyOf(jwk: DidPublicJwk): KeyObject {
-  const { kty, crv, x, y } = jwk;
-  return createPublicKey({ key: { kty, crv, x, y } as never, format: 'jwk' });
+  return e1 ? signE1Document(document, identity.keyId, identity.privateKey) : document;
 }

@@ -62,6 +62,12 @@ function rejectReason(error: DidAuthError): PushRejected['reason'] {
     case 'DID_REFUSED':
     case 'DID_NOT_FOUND':
     case 'INVALID_DOCUMENT':
+    case 'MISSING_PROOF':
+    case 'UNSUPPORTED_CRYPTOSUITE':
+    case 'WRONG_PROOF_PURPOSE':
+    case 'MALFORMED_PROOF':
+    case 'FINGERPRINT_MISMATCH':
+    case 'BAD_PROOF':
       return 'BAD_SIGNATURE';
   }
 }

@@ -11,7 +11,7 @@ import { contentDigestMatches } from './digest.js';
 import { authenticationKey, type DidPublicJwk, type DidSignatureAlgorithm } from './document.js';
 import { DidAuthError } from './errors.js';
 import { splitDidUrl } from './identifier.js';
-import { publicKeyOf } from './identity.js';
+import { publicKeyOf } from './keys.js';
 import { DidResolver, type DidResolverOptions } from './resolver.js';
 
 /** A request as received: method, the full URL the client called, headers and exact body. */

@@ -2,8 +2,11 @@
  * serve()'s `did` option: the agent's own did:wba identity. Its DID document is published at the
  * path the DID names (`/.well-known/did.json` for a bare host DID), and push deliveries are
  * signed with it (RFC 9421, next to the JWT). The DID defaults to the one of the served https
- * URL (`didWbaForUrl`), known once the server listens. docs/trust.md has the guide.
+ * URL (`didWbaForUrl`), known once the server listens. With `profile: 'e1'` the DID ends with
+ * the `e1_` fingerprint of the key and the document carries its `eddsa-jcs-2022` proof.
+ * docs/trust.md has the guide.
  */
+import { e1DidOf } from '../did/e1.js';
 import { didDocumentRoutes } from '../did/publish.js';
 import { didWbaForUrl } from '../did/identifier.js';
 import {
@@ -19,8 +22,17 @@ import type { PushRequestSigner } from '../push/worker.js';
 export interface ServeDidOptions {
   /** The private key (`a2a did init --out FILE` writes one; `generateDidKey()` makes one). */
   readonly key: DidPrivateJwk;
-  /** The DID (default: the DID of the served https URL, e.g. `did:wba:agent.example.com`). */
+  /**
+   * The DID (default: the DID of the served https URL, e.g. `did:wba:agent.example.com`). With
+   * `profile: 'e1'`, the path DID the `e1_` segment is added to (`did:wba:host:agents:quote`),
+   * unless it already ends with one.
+   */
   readonly did?: string | undefined;
+  /**
+   * `e1`: ANP's `e1_` path profile (an Ed25519 key, a DID that carries its thumbprint, a signed
+   * document). Needs a path DID: give `did`, or a `publicUrl` with a path.
+   */
+  readonly profile?: 'e1' | undefined;
   /** Fragment of the key in the document (default `key-1`). */
   readonly keyFragment?: string | undefined;
   /** Sign push deliveries with it (default true). */
@@ -59,7 +71,11 @@ export class ServedDid {
     return didDocumentRoutes(didDocumentOf(this.current));
   }
 
-  private identityFor(did: string): DidIdentity {
+  private identityFor(base: string): DidIdentity {
+    const did =
+      this.options.profile === 'e1' && !/:e1_[^:]*$/.test(base)
+        ? e1DidOf(base, this.options.key)
+        : base;
     return didIdentity({
       did,
       privateJwk: this.options.key,

@@ -4,8 +4,6 @@
  * DID document fetched over real HTTPS (a test CA made with the openssl CLI) on loopback. Every
  * refusal is closed and named; the DID is the caller's principal, so owners are isolated.
  */
-import { createServer, type Server } from 'node:https';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { A2AClient } from '../../src/client/index.js';
 import { userMessage } from '../../src/core/parts.js';
@@ -37,31 +35,8 @@ import { cli, closedPort } from '../e2e/harness.js';
 import { didPushVerifier, type VerifiedDid } from '../../src/did/index.js';
 import type { AgentCardConfig } from '../../src/server/agent.js';
 import { hasOpenssl, makePki, type TestPki } from './fixtures/certs.js';
+import { startDidHost, type DidHost } from './fixtures/did-host.js';
 import { securedAgent } from './fixtures/server.js';
-
-/** An HTTPS host serving DID documents by path; `hits` counts the GETs. */
-interface DidHost {
-  readonly port: number;
-  readonly docs: Map<string, { status: number; body: string }>;
-  hits: number;
-  close(): Promise<void>;
-}
-
-async function startDidHost(pki: TestPki): Promise<DidHost> {
-  const docs = new Map<string, { status: number; body: string }>();
-  const host = { docs, hits: 0 };
-  const server: Server = createServer({ cert: pki.serverCert, key: pki.serverKey }, (req, res) => {
-    host.hits++;
-    const doc = docs.get(req.url ?? '/') ?? { status: 404, body: '{"error":"no such DID"}' };
-    res.writeHead(doc.status, { 'content-type': 'application/did+json' });
-    res.end(doc.body);
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return Object.assign(host, {
-    port: (server.address() as AddressInfo).port,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
-  });
-}
 
 const card: AgentCardConfig = {
   name: 'DID agent',
