@@ -144,8 +144,8 @@ export class InspectorSession {
         typeof fields[name] === 'string' && fields[name] !== '' ? fields[name] : undefined;
       const cert = path('cert');
       const key = path('key');
-      // A CA given at start (--cacert) stays unless the form names another.
-      const ca = path('ca') ?? (cert || key ? this.credentials.clientTls?.ca : undefined);
+      // A CA given at start (--cacert) stays unless the form names another (Forget included).
+      const ca = path('ca') ?? this.tls?.files?.ca;
       this.useClientTls(cert || key || ca ? { cert, key, ca } : undefined);
       return this.needs();
     }
