@@ -167,7 +167,8 @@ export class InspectorSession {
     const client = await A2AClient.connect(card, {
       fetch: this.recorded,
       transports: this.grpcTls ? this.transportsWithTls(this.grpcTls.pem) : DEFAULT_TRANSPORTS,
-      bindings: DEFAULT_BINDINGS,
+      // A picked binding alone, at its version (the 0.3 transports are filtered by it too).
+      bindings: picked ? [picked.binding] : DEFAULT_BINDINGS,
       ...(picked ? { preferredBinding: picked.binding, protocolVersions: [picked.version] } : {}),
       interceptors: [...this.credentials.interceptors(card), this.grpcRecorder()],
       retries: { maxAttempts: 1 },
