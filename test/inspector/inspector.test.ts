@@ -504,6 +504,16 @@ describe.skipIf(NO_BROWSER !== undefined)('web inspector in chromium', { timeout
     await page.keyboard.type('echo by keyboard');
     await page.keyboard.press('Control+Enter');
     await page.locator('li[data-who=artifact]:has-text("You said: by keyboard")').waitFor(WAIT);
+    // Tab walks the controls in order, and the keyboard focus is drawn.
+    await page.focus('#agent-url');
+    await page.keyboard.press('Tab');
+    const focused = await page.evaluate(() => {
+      const e = document.activeElement as HTMLElement;
+      const style = getComputedStyle(e);
+      return { tag: e.tagName, text: e.textContent, outline: style.outlineStyle };
+    });
+    expect(focused).toMatchObject({ tag: 'BUTTON', text: 'Connect' });
+    expect(focused.outline).not.toBe('none');
     await page.setViewportSize({ width: 360, height: 800 });
     // No view is wider than the window (long URLs, JSON and curl lines wrap or scroll inside).
     for (const name of ['Card', 'Chat', 'Tasks', 'Wire', 'Push', 'Auth']) {
