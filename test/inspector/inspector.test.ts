@@ -164,6 +164,15 @@ describe.skipIf(NO_BROWSER !== undefined)('web inspector in chromium', { timeout
     );
     expect(seqs).toEqual([...seqs].sort((a, b) => a - b));
     expect(await page.locator('.tl-row .delta').first().textContent()).toMatch(/^\+\d/);
+    // Each event: its sequence number, arrival time, and what it did; chunks marked appended.
+    const first = page.locator('.tl-row').first();
+    expect(await first.locator('.seq').textContent()).toBe('#1');
+    expect(await first.locator('.time').textContent()).toMatch(/^\d\d:\d\d:\d\d\.\d{3}$/);
+    const whats = await rows.locator('.what').allTextContents();
+    expect(whats[0]).not.toContain('+append');
+    expect(whats.slice(1).every((w) => w.includes('+append'))).toBe(true);
+    expect(whats.at(-1)).toContain('last');
+    await page.locator('.tl-row.status .what:has-text("completed")').waitFor(WAIT);
     await shot('timeline');
   });
 
@@ -350,6 +359,8 @@ describe.skipIf(NO_BROWSER !== undefined)('web inspector in chromium', { timeout
     await streamed.waitFor(WAIT);
     await streamed.locator('summary').click();
     expect(await streamed.locator('ol.frames li').count()).toBeGreaterThanOrEqual(5);
+    // The response headers too, as the agent sent them.
+    expect(await streamed.textContent()).toContain('content-type: text/event-stream');
     await shot('wire');
     await browser.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: demo.url });
     await streamed.locator('button:has-text("Copy as curl")').click();
