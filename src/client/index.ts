@@ -58,7 +58,8 @@ export { CardSignatureError } from '../security/signature-error.js';
 export type { VerifyAgentCardOptions } from '../security/card-signing.js';
 export { JsonRpcTransport } from '../bindings/jsonrpc/client.js';
 export { RestTransport } from '../bindings/rest/client.js';
-export { LazyGrpcTransport } from './lazy-grpc.js';
+export { grpcTransportWith, LazyGrpcTransport, type GrpcExtraOptions } from './lazy-grpc.js';
+export type { ClientTlsPem } from '../transport/client-tls.js';
 export { LazyNatsTransport } from './lazy-nats.js';
 export { PROTOCOL_VERSION } from '../core/interfaces.js';
 export {

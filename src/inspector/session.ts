@@ -2,14 +2,18 @@
  * One inspector's state, in its server process: the agent being inspected (its card report),
  * the credentials, one A2AClient per binding (built on the card, calls recorded by the wire log),
  * the timeline of every task event seen, and the push webhooks. The browser holds none of it.
+ * Client certificates go on HTTP calls through the TLS fetch and on gRPC calls as PEM texts.
  */
 import { A2AClient } from '../client/client.js';
+import { DEFAULT_BINDINGS, DEFAULT_TRANSPORTS } from '../client/default-transports.js';
+import { grpcTransportWith, lazyGrpcTransport } from '../client/lazy-grpc.js';
 import type { Interceptor } from '../client/interceptors.js';
 import { isA2AError } from '../core/errors.js';
 import type { AgentCard, StreamResponse } from '../core/schemas/index.js';
 import { PUSH_JWKS_PATH } from '../push/jwks.js';
+import type { ClientTlsPem } from '../transport/client-tls.js';
 import { isTransportError } from '../transport/errors.js';
-import type { EventStream } from '../transport/transport.js';
+import type { EventStream, TransportOptions } from '../transport/transport.js';
 import { authNeeds, CredentialStore, type AuthNeed, type ClientTlsFiles } from './auth.js';
 import { cardReport, parseChoice, type CardReport } from './card-report.js';
 import { PushHooks } from './push-hooks.js';
@@ -51,6 +55,11 @@ export interface SessionOptions {
 export interface InspectorTls {
   /** A fetch presenting `files` (it reads them; throws, saying why, when it cannot). */
   readonly connect: (files: ClientTlsFiles) => typeof fetch;
+  /**
+   * The files' PEM texts for gRPC calls, which take contents, not a fetch (Node: `clientTlsPem`
+   * of src/node/tls-fetch.ts). Without it, gRPC calls present no client certificate.
+   */
+  readonly pem?: ((files: ClientTlsFiles) => ClientTlsPem) | undefined;
   /** The files to use from the start (`a2a inspect --cert --key --cacert`). */
   readonly files?: ClientTlsFiles | undefined;
 }
@@ -68,6 +77,8 @@ export class InspectorSession {
   private readonly plain: typeof fetch;
   private readonly tls: InspectorTls | undefined;
   private tlsFetch: typeof fetch | undefined;
+  /** The PEM texts gRPC calls present, and their grpcurl options. */
+  private grpcTls: { pem: ClientTlsPem; grpcurl: string[] } | undefined;
 
   constructor(options: SessionOptions = {}) {
     this.plain = options.fetch ?? globalThis.fetch;
@@ -82,11 +93,21 @@ export class InspectorSession {
     const given = files && Object.values(files).some((v) => v !== undefined && v !== '');
     if (!given) {
       this.tlsFetch = undefined;
+      this.grpcTls = undefined;
       this.credentials.clientTls = undefined;
       this.wire.curlOptions = [];
     } else {
       if (!this.tls) throw new Error('this inspector has no TLS client to present certificates');
       this.tlsFetch = this.tls.connect(files);
+      const pem = this.tls.pem?.(files);
+      this.grpcTls = pem && {
+        pem,
+        grpcurl: [
+          ...(files.cert ? ['-cert', files.cert] : []),
+          ...(files.key ? ['-key', files.key] : []),
+          ...(files.ca ? ['-cacert', files.ca] : []),
+        ],
+      };
       this.credentials.clientTls = files;
       this.wire.curlOptions = [
         ...(files.cert ? ['--cert', files.cert] : []),
@@ -123,8 +144,8 @@ export class InspectorSession {
         typeof fields[name] === 'string' && fields[name] !== '' ? fields[name] : undefined;
       const cert = path('cert');
       const key = path('key');
-      // A CA given at start (--cacert) stays unless the form names another.
-      const ca = path('ca') ?? (cert || key ? this.credentials.clientTls?.ca : undefined);
+      // A CA given at start (--cacert) stays unless the form names another (Forget included).
+      const ca = path('ca') ?? this.tls?.files?.ca;
       this.useClientTls(cert || key || ca ? { cert, key, ca } : undefined);
       return this.needs();
     }
@@ -145,6 +166,9 @@ export class InspectorSession {
     const picked = choice ? parseChoice(choice) : undefined;
     const client = await A2AClient.connect(card, {
       fetch: this.recorded,
+      transports: this.grpcTls ? this.transportsWithTls(this.grpcTls.pem) : DEFAULT_TRANSPORTS,
+      // A picked binding alone, at its version (the 0.3 transports are filtered by it too).
+      bindings: picked ? [picked.binding] : DEFAULT_BINDINGS,
       ...(picked ? { preferredBinding: picked.binding, protocolVersions: [picked.version] } : {}),
       interceptors: [...this.credentials.interceptors(card), this.grpcRecorder()],
       retries: { maxAttempts: 1 },
@@ -222,6 +246,26 @@ export class InspectorSession {
     return card;
   }
 
+  /** The default transports, gRPC presenting `pem` on interfaces reached over TLS. */
+  private transportsWithTls(pem: ClientTlsPem): typeof DEFAULT_TRANSPORTS {
+    const withTls = grpcTransportWith({ tls: pem });
+    return {
+      ...DEFAULT_TRANSPORTS,
+      GRPC: (options: TransportOptions) =>
+        this.grpcOverTls(options.url) ? withTls(options) : lazyGrpcTransport(options),
+    };
+  }
+
+  /**
+   * Whether a gRPC interface is reached over TLS: a `https://` or `grpcs://` url, or a bare
+   * `host:port` (as serve() lists it) of an agent whose card came over HTTPS.
+   */
+  private grpcOverTls(url: string): boolean {
+    const scheme = /^([a-z][a-z0-9+.-]*):\/\//i.exec(url)?.[1]?.toLowerCase();
+    if (scheme !== undefined) return scheme === 'https' || scheme === 'grpcs';
+    return this.agentUrl?.toLowerCase().startsWith('https:') === true;
+  }
+
   private resetClients(): void {
     for (const client of this.clients.values()) client.close();
     this.clients = new Map();
@@ -241,7 +285,16 @@ export class InspectorSession {
     return {
       before: (call) => {
         if (call.binding !== 'GRPC') return;
-        open.set(call, this.wire.recordCall(call.binding, call.url, call.operation, call.request));
+        const tls =
+          this.grpcTls && this.grpcOverTls(call.url)
+            ? this.grpcTls.grpcurl
+            : /^(https|grpcs):\/\//i.test(call.url)
+              ? []
+              : undefined;
+        open.set(
+          call,
+          this.wire.recordCall(call.binding, call.url, call.operation, call.request, tls),
+        );
       },
       after: (outcome) => {
         const entry = open.get(outcome.call);
@@ -274,6 +327,10 @@ function defaultJwks(card: AgentCard, agentUrl: string | undefined): string | un
   return base ? new URL(PUSH_JWKS_PATH, base).href : undefined;
 }
 
+/** TLS alerts of a server refusing the client certificate, or its absence (RFC 8446 §6.2). */
+const TLS_CERT_ALERT =
+  /alert (certificate required|bad certificate|unknown ca|certificate unknown)/i;
+
 /** Any error as the browser sees it. */
 export function describeError(error: unknown): CallError {
   if (isA2AError(error)) {
@@ -290,7 +347,9 @@ export function describeError(error: unknown): CallError {
       code: error.code,
       status: error.status,
       message: error.message,
-      needsAuth: error.status === 401,
+      // 401, or a TLS handshake the agent ended for want of a trusted client certificate
+      // (gRPC over TLS asks for it there: spec §7.4).
+      needsAuth: error.status === 401 || TLS_CERT_ALERT.test(error.message),
     };
   }
   return {

@@ -100,15 +100,34 @@ export class WireLog {
     };
   }
 
-  /** Records one call made without fetch (gRPC): the request, then its result or error. */
-  recordCall(binding: string, url: string, operation: string, request: unknown): WireEntry {
+  /**
+   * Records one call made without fetch (gRPC): the request, then its result or error. `tls`:
+   * the grpcurl options of a call over TLS (client certificate files), undefined for plaintext.
+   */
+  recordCall(
+    binding: string,
+    url: string,
+    operation: string,
+    request: unknown,
+    tls?: readonly string[],
+  ): WireEntry {
     const body = maskBody(JSON.stringify(request)) ?? '';
+    const security =
+      tls === undefined ? ['-plaintext'] : tls.map((o) => (o.startsWith('-') ? o : shellQuote(o)));
+    const target = url.replace(/^[a-z][a-z0-9+.-]*:\/\//i, '').replace(/\/.*$/, '');
     return this.add({
       method: 'GRPC',
       url: `${binding} ${url} ${operation}`,
       requestHeaders: {},
       requestBody: body,
-      curl: `grpcurl -plaintext -d '${body.replace(/'/g, "'\\''")}' ${url} lf.a2a.v1.A2AService/${operation}`,
+      curl: [
+        'grpcurl',
+        ...security,
+        '-d',
+        shellQuote(body),
+        target,
+        `lf.a2a.v1.A2AService/${operation}`,
+      ].join(' '),
       via: 'grpc',
     });
   }
@@ -203,6 +222,11 @@ function bodyText(body: BodyInit): string | undefined {
   return '(stream body)';
 }
 
+/** `s` quoted for a POSIX shell. */
+function shellQuote(s: string): string {
+  return `'${s.replace(/'/g, "'\\''")}'`;
+}
+
 /** A curl command line for one request, quoted for a POSIX shell. */
 export function curlOf(
   method: string,
@@ -211,7 +235,7 @@ export function curlOf(
   body: string | undefined,
   options: readonly string[] = [],
 ): string {
-  const quote = (s: string) => `'${s.replace(/'/g, "'\\''")}'`;
+  const quote = shellQuote;
   const parts = [
     'curl',
     '-sS',

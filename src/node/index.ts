@@ -9,7 +9,7 @@ export { serveHandler } from './serve-handler.js';
 export type { HandlerServer } from './serve-handler.js';
 export type { NodeListener, NodeListenerOptions } from './listener.js';
 export type { Pem, TlsOptions } from './tls.js';
-export { tlsClientFetch, type ClientTlsFiles } from './tls-fetch.js';
+export { clientTlsPem, tlsClientFetch, type ClientTlsFiles } from './tls-fetch.js';
 export { DEFAULT_CONNECTION_LIMITS } from './connections.js';
 export type { ConnectionLimits } from './connections.js';
 export { DEFAULT_JWKS_PATH } from './signed-card.js';

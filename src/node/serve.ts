@@ -7,7 +7,7 @@ import type { AddressInfo } from 'node:net';
 import { DEFAULT_MAX_BODY_BYTES } from '../http/handler.js';
 import type { HttpHandler } from '../http/types.js';
 import type * as InspectorModuleNs from '../inspector/handler.js';
-import { tlsClientFetch } from './tls-fetch.js';
+import { clientTlsPem, tlsClientFetch } from './tls-fetch.js';
 
 type InspectorModule = typeof InspectorModuleNs;
 import { cardInterfaces, type A2AHandlerOptions } from '../bindings/a2a-handler.js';
@@ -329,7 +329,7 @@ function withInspector(
     mount: INSPECTOR_PATH,
     target: url,
     allowRemoteHosts: settings.allowRemote === true,
-    tls: { connect: tlsClientFetch },
+    tls: { connect: tlsClientFetch, pem: clientTlsPem },
     ...(settings.assetsDir !== undefined ? { assetsDir: settings.assetsDir } : {}),
   });
   return (request) => {

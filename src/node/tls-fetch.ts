@@ -3,12 +3,14 @@
  * node:https: Node's global fetch takes neither. The response body streams (SSE works), an abort
  * signal ends the request. The certificate, key and CAs are PEM files read once, here, in the
  * calling process (the web inspector keeps them on its server side, never in the browser).
+ * {@link clientTlsPem} reads the same files for what takes PEM texts (the gRPC transport's `tls`).
  */
 import { readFileSync } from 'node:fs';
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { Readable } from 'node:stream';
 import { rootCertificates } from 'node:tls';
+import type { ClientTlsPem } from '../transport/client-tls.js';
 
 /** PEM files of a TLS client: any of the three (a CA alone trusts a private server CA). */
 export interface ClientTlsFiles {
@@ -20,8 +22,8 @@ export interface ClientTlsFiles {
   readonly ca?: string | undefined;
 }
 
-/** Reads the files (a clear error names the one missing) and returns a fetch presenting them. */
-export function tlsClientFetch(files: ClientTlsFiles): typeof fetch {
+/** Reads and checks the files: a clear error names the one missing or holding no PEM. */
+function readClientTls(files: ClientTlsFiles): { cert?: string; key?: string; ca?: string } {
   if ((files.cert === undefined) !== (files.key === undefined)) {
     throw new Error('give both the client certificate file and its private key file');
   }
@@ -45,6 +47,28 @@ export function tlsClientFetch(files: ClientTlsFiles): typeof fetch {
   if (ca !== undefined && !ca.includes('-----BEGIN CERTIFICATE-----')) {
     throw new Error(`${files.ca} holds no PEM certificate`);
   }
+  return {
+    ...(cert !== undefined ? { cert } : {}),
+    ...(key !== undefined ? { key } : {}),
+    ...(ca !== undefined ? { ca } : {}),
+  };
+}
+
+/**
+ * The files' PEM texts for a client that takes contents (the gRPC transport's `tls`), checked as
+ * {@link tlsClientFetch} checks them. The CA comes with the system roots, as that fetch trusts it.
+ */
+export function clientTlsPem(files: ClientTlsFiles): ClientTlsPem {
+  const { cert, key, ca } = readClientTls(files);
+  return {
+    ...(cert !== undefined ? { cert, key } : {}),
+    ...(ca !== undefined ? { ca: [ca, ...rootCertificates].join('\n') } : {}),
+  };
+}
+
+/** Reads the files (a clear error names the one missing) and returns a fetch presenting them. */
+export function tlsClientFetch(files: ClientTlsFiles): typeof fetch {
+  const { cert, key, ca } = readClientTls(files);
   const tls = {
     ...(cert !== undefined ? { cert, key } : {}),
     // An extra CA adds to the system roots (node's `ca` alone would replace them).

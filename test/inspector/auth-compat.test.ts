@@ -1,6 +1,7 @@
 /**
  * The web inspector in chromium, against agents the demo is not: an HTTPS agent that wants a
- * client certificate (mutual TLS, spec §7.4; the files go to the inspector's server side), an
+ * client certificate (mutual TLS, spec §7.4; the files go to the inspector's server side, which
+ * presents them on HTTP and gRPC calls alike; without them the gRPC handshake is refused), an
  * OAuth 2 client-credentials agent whose token the server side fetches from a loopback token
  * server (RFC 6749 §4.4; the secret never reaches browser storage), and A2A 0.3: the 0.3
  * interfaces of a hybrid card (`compat: ['0.3']`) and a pure 0.3 agent (@a2a-js/sdk 0.3.14).
@@ -10,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createInspector } from '../../src/inspector/handler.js';
 import type { ServeResult } from '../../src/node/index.js';
 import { serveHandler, type HandlerServer } from '../../src/node/serve-handler.js';
-import { tlsClientFetch } from '../../src/node/tls-fetch.js';
+import { clientTlsPem, tlsClientFetch } from '../../src/node/tls-fetch.js';
 import { startSdk03Server, type Sdk03Server } from '../interop/v03-sdk-server.js';
 import { QUESTION } from '../interop/helpers.js';
 import {
@@ -66,7 +67,7 @@ describe.skipIf(SKIP !== undefined)(
       // As `a2a inspect --cacert ca.pem`: the agent's server certificate is from the test CA.
       const handler = createInspector({
         assetsDir: assets.outDir,
-        tls: { connect: tlsClientFetch, files: { ca: files.ca } },
+        tls: { connect: tlsClientFetch, pem: clientTlsPem, files: { ca: files.ca } },
       });
       inspector = await serveHandler((request) => handler.handle(request), {
         port: 0,
@@ -143,6 +144,51 @@ describe.skipIf(SKIP !== undefined)(
       expect(await entry.locator('pre.curl').textContent()).toContain(
         `--cert '${files.clientCert}'`,
       );
+      expect(await page.content()).not.toContain('PRIVATE KEY');
+      expect(await browserStorage()).toEqual(EMPTY);
+    });
+
+    it("presents the same files on gRPC calls, made by the inspector's server side (spec §7.4, §10)", async () => {
+      await ui.connect(mtls.url);
+      // Forget the certificate (the CA given at start stays): the gRPC handshake is refused.
+      await ui.tab('Auth');
+      const form = page.locator('form[data-scheme=mtls]');
+      await page.fill('#mtls-cert', '');
+      await page.fill('#mtls-key', '');
+      await form.locator('button[type=submit]').click();
+      await page.waitForFunction(
+        () => !document.querySelector('form[data-scheme=mtls] [data-configured]'),
+        undefined,
+        WAIT,
+      );
+      await page.selectOption('#binding', 'GRPC');
+      await ui.newChat();
+      await ui.send('over grpc', false);
+      const refused = page.locator('li[data-who=error]:has-text("certificate required")');
+      await refused.waitFor({ ...WAIT, state: 'attached' });
+      // The refusal asks for the certificate: the Auth view opens and says why.
+      await page.locator('[data-auth-reason]:has-text("certificate required")').waitFor(WAIT);
+      await shot('auth-grpc-refused');
+      await page.fill('#mtls-cert', files.clientCert);
+      await page.fill('#mtls-key', files.clientKey);
+      await form.locator('button[type=submit]').click();
+      await form.locator('[data-configured]').waitFor(WAIT);
+      expect(await page.inputValue('#binding')).toBe('GRPC');
+      await ui.send('over grpc', true);
+      await page
+        .locator('li[data-who=artifact]:has-text("mtls echo: over grpc (CN=alice")')
+        .waitFor(WAIT);
+      await page.locator('[data-state=completed]').last().waitFor(WAIT);
+      await ui.tab('Chat');
+      await shot('chat-grpc-mtls');
+      await ui.tab('Wire');
+      const entry = page
+        .locator('li[data-wire]:has(pre.curl:has-text("A2AService/SendStreamingMessage"))')
+        .first();
+      await entry.locator('summary').click();
+      const curl = (await entry.locator('pre.curl').textContent()) ?? '';
+      expect(curl).toContain(`grpcurl -cert '${files.clientCert}' -key '${files.clientKey}'`);
+      expect(curl).not.toContain('-plaintext');
       expect(await page.content()).not.toContain('PRIVATE KEY');
       expect(await browserStorage()).toEqual(EMPTY);
     });

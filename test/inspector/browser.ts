@@ -211,7 +211,10 @@ export function hybridAgent(): Promise<ServeResult> {
   return echoAgent('hybrid', {}, { compat: ['0.3'] });
 }
 
-/** An HTTPS agent whose card requires a client certificate from the test CA (spec §7.4). */
+/**
+ * An HTTPS agent whose card requires a client certificate from the test CA (spec §7.4), with its
+ * gRPC interface over TLS beside it (grpc-js refuses a channel without a certificate).
+ */
 export function mtlsAgent(pki: TestPki): Promise<ServeResult> {
   return echoAgent(
     'mtls',
@@ -224,6 +227,8 @@ export function mtlsAgent(pki: TestPki): Promise<ServeResult> {
     {
       tls: { cert: pki.serverCert, key: pki.serverKey, ca: pki.ca, requestCert: true },
       auth: { schemes: { mtls: { mtls: true } } },
+      // gRPC over TLS beside HTTPS, demanding a client certificate at the handshake.
+      grpc: true,
     },
   );
 }

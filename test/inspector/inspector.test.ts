@@ -12,6 +12,7 @@ import { mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { run } from '../../src/cli/main.js';
 import { storyChunks } from '../../src/demo/behaviours.js';
 import { demoCard } from '../../src/demo/card.js';
 import { startDemo, type DemoServer } from '../../src/demo/main.js';
@@ -43,6 +44,8 @@ describe.skipIf(NO_BROWSER !== undefined)('web inspector in chromium', { timeout
   let long: ServeResult;
   let gzipBytes = 0;
   const cspViolations: string[] = [];
+  /** Every URL the page asked for: all on loopback (no CDN, works offline). */
+  const requested: string[] = [];
 
   beforeAll(async () => {
     const assets = await buildAssets();
@@ -60,6 +63,7 @@ describe.skipIf(NO_BROWSER !== undefined)('web inspector in chromium', { timeout
     browser = await launchBrowser();
     page = await browser.newPage();
     ui = pageActions(page);
+    page.on('request', (r) => requested.push(r.url()));
     page.on('console', (m) => {
       if (/content security policy/i.test(m.text())) cspViolations.push(m.text());
     });
@@ -111,6 +115,32 @@ describe.skipIf(NO_BROWSER !== undefined)('web inspector in chromium', { timeout
     expect(gzipBytes).toBeLessThan(50_000); // the whole bundle, Preact included
   });
 
+  it('renders the card: interfaces in its preference order, capabilities, schemes, extensions (spec §8.3.2)', async () => {
+    const served = (await (
+      await fetch(`${demo.url}/.well-known/agent-card.json`, { headers: { 'a2a-version': '1.0' } })
+    ).json()) as {
+      supportedInterfaces: { url: string; protocolBinding: string; protocolVersion: string }[];
+      capabilities: { extensions: { uri: string }[] };
+      securitySchemes: Record<string, object>;
+    };
+    const rows = await page.locator('table.interfaces tbody tr').allTextContents();
+    expect(rows).toHaveLength(served.supportedInterfaces.length);
+    served.supportedInterfaces.forEach((i, n) => {
+      expect(rows[n]).toContain(i.protocolBinding);
+      expect(rows[n]).toContain(i.url);
+      expect(rows[n]).toContain(i.protocolVersion);
+    });
+    const chips = await page.locator('ul.chips li').allTextContents();
+    expect(chips).toEqual(['streaming yes', 'push yes', 'extended card yes']);
+    const body = (await page.locator('.card-body').textContent()) ?? '';
+    for (const x of served.capabilities.extensions) expect(body).toContain(x.uri);
+    for (const name of Object.keys(served.securitySchemes)) expect(body).toContain(name);
+    expect(body).toContain('Security schemes');
+    // Everything the page loaded came from the inspector itself.
+    expect(requested.length).toBeGreaterThan(3);
+    expect(requested.filter((u) => !u.startsWith(`${demo.url}/`))).toEqual([]);
+  });
+
   it('shows the signature as verified with its key id (spec §8.4.3)', async () => {
     const text = (await page.locator('[data-signature=verified]').textContent()) ?? '';
     expect(text).toMatch(/Signature verified with key id "[\w-]+" \(ES256\)/);
@@ -134,6 +164,15 @@ describe.skipIf(NO_BROWSER !== undefined)('web inspector in chromium', { timeout
     );
     expect(seqs).toEqual([...seqs].sort((a, b) => a - b));
     expect(await page.locator('.tl-row .delta').first().textContent()).toMatch(/^\+\d/);
+    // Each event: its sequence number, arrival time, and what it did; chunks marked appended.
+    const first = page.locator('.tl-row').first();
+    expect(await first.locator('.seq').textContent()).toBe('#1');
+    expect(await first.locator('.time').textContent()).toMatch(/^\d\d:\d\d:\d\d\.\d{3}$/);
+    const whats = await rows.locator('.what').allTextContents();
+    expect(whats[0]).not.toContain('+append');
+    expect(whats.slice(1).every((w) => w.includes('+append'))).toBe(true);
+    expect(whats.at(-1)).toContain('last');
+    await page.locator('.tl-row.status .what:has-text("completed")').waitFor(WAIT);
     await shot('timeline');
   });
 
@@ -151,6 +190,28 @@ describe.skipIf(NO_BROWSER !== undefined)('web inspector in chromium', { timeout
     expect(await page.locator('li[data-who=artifact]').first().textContent()).toContain(
       '2026-12-24',
     );
+  });
+
+  it('shows auth-required as a prompt, and a follow-up on the same task completes it (spec §7.6.1)', async () => {
+    await newChat();
+    await send('auth', true);
+    const prompt = page.locator('li.prompt[data-state=auth-required]');
+    await prompt.waitFor(WAIT);
+    expect(await prompt.textContent()).toContain('Authorization required');
+    expect(await prompt.textContent()).toContain('calendar.write');
+    const first = await taskId();
+    await send('granted', true);
+    await page.locator('[data-state=completed]').last().waitFor(WAIT);
+    expect(await taskId()).toBe(first);
+    await page.locator('li[data-who=artifact]:has-text("Authorized")').waitFor(WAIT);
+    // The answer hands out the demo's token: clear the wire log, so the credential tests
+    // below see only what the inspector itself sent.
+    await tab('Wire');
+    await page.click('button:has-text("Clear")');
+    await page
+      .locator('li[data-wire]')
+      .first()
+      .waitFor({ state: 'detached', ...WAIT });
   });
 
   it('sends a data part and a file part (spec §4.1.6)', async () => {
@@ -238,6 +299,28 @@ describe.skipIf(NO_BROWSER !== undefined)('web inspector in chromium', { timeout
     await page.locator('tr[data-task] button').first().click();
     await page.locator('.tl-row').first().waitFor(WAIT);
     expect(await page.locator('.timeline').textContent()).toContain('canceled');
+    // The context filter: only the tasks of that context (here, one).
+    const row = page.locator('tr[data-task]').first();
+    const id = await row.getAttribute('data-task');
+    const context = (await row.locator('td:nth-child(4)').textContent()) ?? '';
+    await page.selectOption('#f-status', '');
+    await page.fill('#f-context', context);
+    await page.click('form.filters button[type=submit]');
+    await page.waitForFunction(
+      (only) => {
+        const ids = Array.from(document.querySelectorAll('tr[data-task]'));
+        return ids.length === 1 && ids[0]?.getAttribute('data-task') === only;
+      },
+      id,
+      WAIT,
+    );
+    // Updated after: a time in the future leaves none.
+    await page.fill('#f-context', '');
+    await page.fill('#f-after', '2099-01-01T00:00');
+    await page.click('form.filters button[type=submit]');
+    await page.locator('[data-total="0"]').waitFor(WAIT);
+    expect(await page.locator('tr[data-task]').count()).toBe(0);
+    await page.fill('#f-after', '');
   });
 
   it('keeps credentials in the server, masks them on the wire, gets the extended card (spec §3.1.11)', async () => {
@@ -276,6 +359,8 @@ describe.skipIf(NO_BROWSER !== undefined)('web inspector in chromium', { timeout
     await streamed.waitFor(WAIT);
     await streamed.locator('summary').click();
     expect(await streamed.locator('ol.frames li').count()).toBeGreaterThanOrEqual(5);
+    // The response headers too, as the agent sent them.
+    expect(await streamed.textContent()).toContain('content-type: text/event-stream');
     await shot('wire');
     await browser.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: demo.url });
     await streamed.locator('button:has-text("Copy as curl")').click();
@@ -326,11 +411,26 @@ describe.skipIf(NO_BROWSER !== undefined)('web inspector in chromium', { timeout
     const bad = page.locator('[data-signature=invalid]');
     await bad.waitFor(WAIT);
     expect(await bad.textContent()).toContain('BAD_SIGNATURE');
+    // The warnings are those of `a2a card validate`, the same code.
+    let out = '';
+    const io = {
+      stdout: { write: (t: string) => ((out += t), true) },
+      stderr: { write: () => true },
+      env: {},
+    };
+    expect(await run(['card', 'validate', tampered.url, '-o', 'json'], io)).toBe(0);
+    const { warnings } = JSON.parse(out) as { warnings: string[] };
+    expect(warnings.length).toBeGreaterThan(0);
+    expect(await page.locator('ul.warnings li').allTextContents()).toEqual(
+      warnings.map((w) => `! ${w}`),
+    );
     await shot('card-invalid-signature');
   });
 
   it('asks a 401 agent for its token from the card, then succeeds with it (spec §7)', async () => {
     await connect(locked.url);
+    const unsigned = page.locator('[data-signature=unsigned]');
+    expect(await unsigned.count()).toBe(1);
     await send('hi', false);
     await page.locator('[data-auth-reason]').waitFor(WAIT);
     expect(await page.locator('form[data-scheme=bearer]').textContent()).toContain('required');
@@ -348,8 +448,23 @@ describe.skipIf(NO_BROWSER !== undefined)('web inspector in chromium', { timeout
     await newChat();
     await send('echo over grpc', false);
     await page.locator('li[data-who=artifact]:has-text("over grpc")').waitFor(WAIT);
+    await send('echo streamed over grpc', true);
+    await page.locator('li[data-who=artifact]:has-text("streamed over grpc")').waitFor(WAIT);
     await tab('Wire');
     await page.locator('li[data-wire]:has-text("GRPC")').first().waitFor(WAIT);
+    const grpcurl = page.locator('li[data-wire] pre.curl:has-text("A2AService/SendMessage")');
+    expect(await grpcurl.first().textContent()).toMatch(/^grpcurl -plaintext -d '/);
+  });
+
+  it('speaks HTTP+JSON at 1.0 when picked (spec §11)', async () => {
+    await connect(demo.url);
+    await page.selectOption('#binding', 'HTTP+JSON');
+    await newChat();
+    await send('echo over rest', true);
+    await page.locator('li[data-who=artifact]:has-text("over rest")').waitFor(WAIT);
+    await tab('Wire');
+    await page.locator('li[data-wire]:has-text("/message:stream")').first().waitFor(WAIT);
+    await page.selectOption('#binding', 'JSONRPC');
   });
 
   it('keeps a 10,000-event timeline virtualised: few rows in the DOM, the last reachable', async () => {
@@ -400,6 +515,16 @@ describe.skipIf(NO_BROWSER !== undefined)('web inspector in chromium', { timeout
     await page.keyboard.type('echo by keyboard');
     await page.keyboard.press('Control+Enter');
     await page.locator('li[data-who=artifact]:has-text("You said: by keyboard")').waitFor(WAIT);
+    // Tab walks the controls in order, and the keyboard focus is drawn.
+    await page.focus('#agent-url');
+    await page.keyboard.press('Tab');
+    const focused = await page.evaluate(() => {
+      const e = document.activeElement as HTMLElement;
+      const style = getComputedStyle(e);
+      return { tag: e.tagName, text: e.textContent, outline: style.outlineStyle };
+    });
+    expect(focused).toMatchObject({ tag: 'BUTTON', text: 'Connect' });
+    expect(focused.outline).not.toBe('none');
     await page.setViewportSize({ width: 360, height: 800 });
     // No view is wider than the window (long URLs, JSON and curl lines wrap or scroll inside).
     for (const name of ['Card', 'Chat', 'Tasks', 'Wire', 'Push', 'Auth']) {
@@ -412,5 +537,7 @@ describe.skipIf(NO_BROWSER !== undefined)('web inspector in chromium', { timeout
       if (name === 'Card') await shot('narrow');
     }
     expect(cspViolations).toEqual([]);
+    // No CDN, nothing fetched from the network: every request of the run went to loopback.
+    expect(requested.filter((u) => !/^http:\/\/127\.0\.0\.1:\d+\//.test(u))).toEqual([]);
   });
 });

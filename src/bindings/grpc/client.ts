@@ -4,6 +4,7 @@
  * results validated like the HTTP transports. Breaking out of a stream cancels the RPC only,
  * never the task (spec §3.5.2). Stream events get ids from the stream's `a2a-first-event-id`
  * metadata, and `lastEventId` is sent as `last-event-id`, so streams resume exactly as on HTTP.
+ * With `tls` the channel presents a client certificate (mutual TLS, spec §7.4).
  */
 import {
   Client,
@@ -26,6 +27,7 @@ import {
   parseEventCursor,
   type EventCursor,
 } from '../../core/event-cursor.js';
+import type { ClientTlsPem } from '../../transport/client-tls.js';
 import { TransportError } from '../../transport/errors.js';
 import { checkResult } from '../../transport/http-exchange.js';
 import {
@@ -53,21 +55,51 @@ import {
 export interface GrpcTransportOptions extends TransportOptions {
   /** Channel credentials (default: TLS for `https://`/`grpcs://` urls, else insecure). */
   credentials?: ChannelCredentials | undefined;
+  /**
+   * TLS from PEM texts, when `credentials` is not given: the client certificate and key to
+   * present (mutual TLS, spec §7.4) and the CAs to trust in place of the default roots. The
+   * channel is then TLS for a bare `host:port` too; only a `http://` or `grpc://` url stays
+   * plaintext.
+   */
+  tls?: ClientTlsPem | undefined;
   /** grpc-js channel options (message size limits, keepalive, ...). */
   channelOptions?: ChannelOptions | undefined;
 }
 
 type Method = MethodDefinition<ProtoObject, ProtoObject>;
 
-/** The grpc-js target of an interface url (`host:port`, or a URL with a scheme) and its security. */
-export function grpcTarget(url: string): { target: string; secure: boolean } {
+/**
+ * The grpc-js target of an interface url (`host:port`, or a URL with a scheme) and its security;
+ * `scheme` is false for a bare `host:port` (its security is not said).
+ */
+export function grpcTarget(url: string): { target: string; secure: boolean; scheme: boolean } {
   const match = /^([a-z][a-z0-9+.-]*):\/\/([^/]+)/i.exec(url);
-  if (!match) return { target: url, secure: false };
+  if (!match) return { target: url, secure: false, scheme: false };
   const scheme = (match[1] ?? '').toLowerCase();
   const secure = scheme === 'https' || scheme === 'grpcs';
   const authority = match[2] ?? '';
   const hasPort = /:\d+$/.test(authority);
-  return { target: hasPort ? authority : `${authority}:${secure ? 443 : 80}`, secure };
+  return {
+    target: hasPort ? authority : `${authority}:${secure ? 443 : 80}`,
+    secure,
+    scheme: true,
+  };
+}
+
+/** The channel credentials of `options`: given, from `tls`, or by the url's scheme. */
+function channelOf(options: GrpcTransportOptions): ChannelCredentials {
+  if (options.credentials) return options.credentials;
+  const { secure, scheme } = grpcTarget(options.url);
+  const tls = options.tls;
+  if (tls !== undefined && (secure || !scheme)) {
+    if ((tls.cert === undefined) !== (tls.key === undefined)) {
+      throw new TypeError('GrpcTransport tls: give the client certificate and its key together');
+    }
+    const buffer = (pem: string | Uint8Array | undefined) =>
+      pem === undefined ? null : Buffer.from(pem);
+    return channelCredentials.createSsl(buffer(tls.ca), buffer(tls.key), buffer(tls.cert));
+  }
+  return secure ? channelCredentials.createSsl() : channelCredentials.createInsecure();
 }
 
 /** Client of an agent's gRPC interface. */
@@ -79,11 +111,11 @@ export class GrpcTransport extends BaseTransport {
   constructor(private readonly options: GrpcTransportOptions) {
     super();
     this.url = options.url;
-    const { target, secure } = grpcTarget(options.url);
-    const creds =
-      options.credentials ??
-      (secure ? channelCredentials.createSsl() : channelCredentials.createInsecure());
-    this.client = new Client(target, creds, options.channelOptions);
+    this.client = new Client(
+      grpcTarget(options.url).target,
+      channelOf(options),
+      options.channelOptions,
+    );
   }
 
   /** Closes the channel. */

@@ -1,6 +1,7 @@
 /** `a2a-kit/grpc`: the gRPC binding (spec §10) on @grpc/grpc-js — server, client transport, codecs. */
 export { GrpcTransport, grpcTarget, grpcTransport } from './client.js';
 export type { GrpcTransportOptions } from './client.js';
+export type { ClientTlsPem } from '../../transport/client-tls.js';
 export { createGrpcService, serviceError } from './server.js';
 export type { GrpcCallInfo, GrpcService, GrpcServiceOptions } from './server.js';
 export { serveGrpc } from './serve.js';

@@ -2,7 +2,7 @@
 import { spawn } from 'node:child_process';
 import { createInspector } from '../../inspector/handler.js';
 import { serveHandler, type HandlerServer } from '../../node/serve-handler.js';
-import { tlsClientFetch } from '../../node/tls-fetch.js';
+import { clientTlsPem, tlsClientFetch } from '../../node/tls-fetch.js';
 import { EXAMPLE_URL, type Command } from '../command.js';
 import { CliError, EXIT, UsageError } from '../exit-codes.js';
 import { booleanFlag, intFlag, stringFlag } from '../options.js';
@@ -72,7 +72,7 @@ export const inspectCommand: Command = {
     try {
       inspector = createInspector({
         ...(target !== undefined ? { target } : {}),
-        tls: { connect: tlsClientFetch, files },
+        tls: { connect: tlsClientFetch, pem: clientTlsPem, files },
       });
     } catch (error) {
       throw new UsageError((error as Error).message, 'check the --cert, --key and --cacert files');
