@@ -208,7 +208,7 @@ export function grpcTransport(options: TransportOptions): GrpcTransport {
 }
 
 /** Header and idle timers of one stream; cancels the call when one fires. */
-function watchStream(
+export function watchStream(
   call: ClientReadableStream<ProtoObject>,
   context: FailureContext,
   limits: { headersMs: number; idleMs: number | undefined },
