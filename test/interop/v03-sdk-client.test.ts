@@ -1,6 +1,7 @@
 /**
  * Interop, 0.3: the real 0.3 client (@a2a-js/sdk 0.3.14, installed as `a2a-sdk-03`) against our
- * server with `compat: ['0.3']`, over JSON-RPC and HTTP+JSON: send, stream, get, cancel,
+ * server with `compat: ['0.3']`, over JSON-RPC, HTTP+JSON and gRPC (`a2a-sdk-03/client/grpc`
+ * calling our `a2a.v1.A2AService`): send, stream, get, cancel,
  * resubscribe, push config set/get/list/delete, multi-turn, errors. One task model underneath:
  * a task created over 0.3 is read over 1.0 with the same id, and back (issue 14 points 1, 4, 6).
  */
@@ -13,6 +14,7 @@ import {
   TaskNotFoundError,
   type Client,
 } from 'a2a-sdk-03/client';
+import { GrpcTransportFactory } from 'a2a-sdk-03/client/grpc';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { A2AClient } from '../../src/client/client.js';
 import { userMessage as ourUserMessage } from '../../src/core/parts.js';
@@ -26,6 +28,7 @@ beforeAll(async () => {
   ours = await serve(createInteropAgent(gates), {
     logger: null,
     compat: ['0.3'],
+    grpc: true,
     push: { allowHosts: ['127.0.0.1'], logger: null },
   });
 });
@@ -45,9 +48,10 @@ const send = (text: string, extra: Partial<Message> = {}, blocking = true): Mess
   configuration: { blocking, acceptedOutputModes: ['text/plain'] },
 });
 
-async function clientFor(transport: 'JSONRPC' | 'HTTP+JSON'): Promise<Client> {
+async function clientFor(transport: 'JSONRPC' | 'HTTP+JSON' | 'GRPC'): Promise<Client> {
   const factory = new ClientFactory(
     ClientFactoryOptions.createFrom(ClientFactoryOptions.default, {
+      transports: [new GrpcTransportFactory()],
       preferredTransports: [transport],
     }),
   );
@@ -61,7 +65,7 @@ const asTask = (value: unknown): Task => {
 const textOfArtifacts = (task: Task) =>
   (task.artifacts ?? []).flatMap((a) => a.parts.map((p) => (p.kind === 'text' ? p.text : '')));
 
-describe.each(['JSONRPC', 'HTTP+JSON'] as const)('0.3 client (a2a-sdk-03) over %s', (binding) => {
+describe.each(['JSONRPC', 'HTTP+JSON', 'GRPC'] as const)('0.3 client (a2a-sdk-03) over %s', (binding) => {
   let client: Client;
   beforeAll(async () => {
     client = await clientFor(binding);
@@ -77,6 +81,7 @@ describe.each(['JSONRPC', 'HTTP+JSON'] as const)('0.3 client (a2a-sdk-03) over %
     expect(card.additionalInterfaces).toEqual([
       { url: `${ours.url}/a2a/jsonrpc`, transport: 'JSONRPC' },
       { url: `${ours.url}/a2a/rest`, transport: 'HTTP+JSON' },
+      { url: ours.grpcUrl, transport: 'GRPC' },
     ]);
     const v1 = (await (
       await fetch(`${ours.url}/.well-known/agent-card.json`, { headers: { 'A2A-Version': '1.0' } })
