@@ -118,9 +118,7 @@ export interface Sdk03Server {
 }
 
 /** Starts the 0.3 SDK server on 127.0.0.1, any free port. */
-export async function startSdk03Server(
-  options: { grpc?: boolean } = {},
-): Promise<Sdk03Server> {
+export async function startSdk03Server(options: { grpc?: boolean } = {}): Promise<Sdk03Server> {
   const grpc = options.grpc ? new Server() : undefined;
   const grpcUrl = grpc
     ? `127.0.0.1:${await new Promise<number>((resolve, reject) => {
