@@ -25,7 +25,9 @@ const V1 = {
   path: '/lf.a2a.v1.A2AService/SendMessage',
   request: proto().message('lf.a2a.v1.SendMessageRequest'),
   response: proto().message('lf.a2a.v1.SendMessageResponse'),
-  body: (id: string) => ({ message: { messageId: id, role: 'ROLE_USER', parts: [{ text: 'hello' }] } }),
+  body: (id: string) => ({
+    message: { messageId: id, role: 'ROLE_USER', parts: [{ text: 'hello' }] },
+  }),
   metadata: () => {
     const m = new Metadata();
     m.set('a2a-version', '1.0');
@@ -57,8 +59,7 @@ function send(variant: Variant): Promise<void> {
       (error: ServiceError | null, reply?: Buffer) => {
         if (error) return reject(error);
         const task = variant.response.deserialize(reply ?? Buffer.alloc(0)).task as
-          | { status?: { state?: string } }
-          | undefined;
+          { status?: { state?: string } } | undefined;
         if (task?.status?.state !== 'TASK_STATE_COMPLETED') {
           return reject(new Error(`not a completed echo task: ${JSON.stringify(task)}`));
         }

@@ -66,7 +66,8 @@ export function v03GrpcDriver(address: string): BindingDriver & { close(): void 
   const failure = async (error: unknown, signal?: AbortSignal): Promise<WireError> => {
     if (signal?.aborted) throw error;
     // The status listener runs right after the error reaches the transport.
-    for (let i = 0; i < 20 && seen.status === undefined; i++) await new Promise((r) => setTimeout(r, 5));
+    for (let i = 0; i < 20 && seen.status === undefined; i++)
+      await new Promise((r) => setTimeout(r, 5));
     return wireError(error, seen.status);
   };
 

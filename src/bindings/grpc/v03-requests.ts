@@ -12,7 +12,14 @@ import { majorMinor } from '../../core/interfaces.js';
 import type { OperationName } from '../../core/operations.js';
 import type { StreamResponse } from '../../core/schemas/index.js';
 import { cardTo03 } from '../v03/card.js';
-import { eventFrom03, eventTo03, isObject, taskFrom03, taskTo03, type Json } from '../v03/convert.js';
+import {
+  eventFrom03,
+  eventTo03,
+  isObject,
+  taskFrom03,
+  taskTo03,
+  type Json,
+} from '../v03/convert.js';
 import {
   createConfigFrom03,
   createConfigTo03,
@@ -192,7 +199,10 @@ export function cardFromProto03(card: Json): Json {
     if (interfaces.some((i) => i.url === at && i.protocolBinding === binding)) return;
     interfaces.push({ url: at, protocolBinding: binding, protocolVersion: version });
   };
-  add(url, typeof preferredTransport === 'string' && preferredTransport ? preferredTransport : 'JSONRPC');
+  add(
+    url,
+    typeof preferredTransport === 'string' && preferredTransport ? preferredTransport : 'JSONRPC',
+  );
   for (const extra of list(additionalInterfaces)) add(obj(extra).url, obj(extra).transport);
   const out: Json = { ...rest, supportedInterfaces: interfaces };
   const capabilities = { ...obj(card.capabilities) };

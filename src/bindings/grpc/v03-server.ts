@@ -119,7 +119,8 @@ export function createGrpcService03(
 
   async function prepare(
     rpc: Rpc03,
-    call: ServerUnaryCall<ProtoObject, ProtoObject> | ServerWritableStream<ProtoObject, ProtoObject>,
+    call:
+      ServerUnaryCall<ProtoObject, ProtoObject> | ServerWritableStream<ProtoObject, ProtoObject>,
     signal: AbortSignal,
   ) {
     const context03 = await context(

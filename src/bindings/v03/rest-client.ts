@@ -168,7 +168,9 @@ function resultFrom03(operation: OperationName, body: unknown): unknown {
     case 'GetTaskPushNotificationConfig':
       return namedConfigFrom03(value);
     case 'ListTaskPushNotificationConfigs':
-      return { configs: (Array.isArray(value.configs) ? value.configs : []).map(namedConfigFrom03) };
+      return {
+        configs: (Array.isArray(value.configs) ? value.configs : []).map(namedConfigFrom03),
+      };
     case 'DeleteTaskPushNotificationConfig':
       return {};
     case 'GetExtendedAgentCard':
