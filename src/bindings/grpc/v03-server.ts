@@ -42,6 +42,7 @@ import {
   grpcStatus03,
   protoV03,
   V03_EXTENSIONS_KEY,
+  V03_PACKAGE,
   V03_RPCS,
   V03_SERVICE_NAME,
   type Rpc03,
@@ -129,7 +130,7 @@ export function createGrpcService03(
       signal,
       call.getAuthContext().sslPeerCertificate,
     );
-    const unreadable = unreadableError(call.request, rpc.request.slice('a2a.v1.'.length));
+    const unreadable = unreadableError(call.request, rpc.request.slice(V03_PACKAGE.length + 1));
     if (unreadable) throw unreadable;
     const name = rpc.operation;
     const params = parseParams(name, paramsFrom03(name, fromProto(rpc.request, call.request)));
