@@ -4,7 +4,15 @@
 // `--baseline` build of bench/baseline.ts). No type check here: `npm test` type-checks bench/ with the rest of the
 // project, and per-file transpiling is safe because the project uses isolatedModules and
 // verbatimModuleSyntax. Takes a second or two, so a fresh clone runs the bench right away.
-import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
@@ -44,4 +52,7 @@ for (const file of [...sources(join(root, 'src')), ...sources(join(root, 'bench'
   count++;
 }
 writeFileSync(join(out, 'package.json'), '{ "type": "module" }\n');
+// The gRPC binding loads proto/ relative to its sources (bench/inprocess/compat03-grpc.ts).
+if (existsSync(join(root, 'proto')))
+  cpSync(join(root, 'proto'), join(out, 'proto'), { recursive: true });
 console.log(`bench: transpiled ${count} files into ${relative(root, out)}/`);

@@ -8,7 +8,7 @@ import { RestTransport } from '../bindings/rest/client.js';
 import { JsonRpc03Transport } from '../bindings/v03/jsonrpc-client.js';
 import { Rest03Transport } from '../bindings/v03/rest-client.js';
 import type { TransportFactory } from './interface-pool.js';
-import { lazyGrpcTransport } from './lazy-grpc.js';
+import { lazyGrpc03Transport, lazyGrpcTransport } from './lazy-grpc.js';
 import { NATS_BINDING } from '../bindings/nats/wire.js';
 import { lazyNatsTransport } from './lazy-nats.js';
 
@@ -33,8 +33,9 @@ export const DEFAULT_TRANSPORTS: Readonly<Record<string, TransportFactory>> = {
 export const DEFAULT_BINDINGS: readonly string[] = ['JSONRPC', 'HTTP+JSON'];
 
 /**
- * The transports of older protocol versions, by version and binding: A2A 0.3 over JSON-RPC and
- * HTTP+JSON (docs/interop.md). The caller sees 1.0 shapes either way.
+ * The transports of older protocol versions, by version and binding: A2A 0.3 over JSON-RPC,
+ * HTTP+JSON and gRPC (loaded on first use, like 1.0's; docs/interop.md). The caller sees 1.0
+ * shapes either way.
  */
 export const COMPAT_TRANSPORTS: Readonly<
   Record<string, Readonly<Record<string, TransportFactory>>>
@@ -42,6 +43,7 @@ export const COMPAT_TRANSPORTS: Readonly<
   '0.3': {
     JSONRPC: (options) => new JsonRpc03Transport(options),
     'HTTP+JSON': (options) => new Rest03Transport(options),
+    GRPC: lazyGrpc03Transport,
   },
 };
 

@@ -47,9 +47,13 @@ export class InterfacePool {
     const factories = options.transports;
     const bindings = (options.bindings ?? Object.keys(factories)).filter((b) => factories[b]);
     const bindingsAt: Record<string, string[]> = {};
+    // As at 1.0, `preferredBinding` also picks a binding outside the default ones (GRPC).
     for (const [version, byBinding] of Object.entries(options.versionTransports ?? {})) {
       bindingsAt[version] = Object.keys(byBinding).filter(
-        (b) => options.bindings === undefined || options.bindings.includes(b),
+        (b) =>
+          options.bindings === undefined ||
+          options.bindings.includes(b) ||
+          b === options.preferredBinding,
       );
     }
     this.candidates = candidateInterfaces(card, {

@@ -1,7 +1,8 @@
 /**
- * The GRPC entry of DEFAULT_TRANSPORTS: a transport that imports the gRPC binding on its first
- * call, so @grpc/grpc-js and @grpc/proto-loader stay optional peers of the client. With
- * {@link grpcTransportWith} the transports it makes also present a client certificate (`tls`).
+ * The GRPC entries of DEFAULT_TRANSPORTS and COMPAT_TRANSPORTS (A2A 0.3): transports that import
+ * the gRPC binding on their first call, so @grpc/grpc-js and @grpc/proto-loader stay optional
+ * peers of the client. With {@link grpcTransportWith} and {@link grpc03TransportWith} the
+ * transports they make also present a client certificate (`tls`).
  */
 import type { ClientTlsPem } from '../transport/client-tls.js';
 import type { ClientTransport, TransportOptions } from '../transport/transport.js';
@@ -49,4 +50,37 @@ export function grpcTransportWith(
 ): (options: TransportOptions) => ClientTransport {
   const binding = grpcBinding(extra);
   return (options) => new LazyGrpcTransport(options, binding);
+}
+
+const grpc03Binding = (extra: GrpcExtraOptions): LazyBinding => ({
+  load: async () => {
+    const { Grpc03Transport } = await import('../bindings/grpc/v03-client.js');
+    return (options) => new Grpc03Transport({ ...options, ...extra });
+  },
+  missing: { ...GRPC_BINDING.missing, feature: 'Calling A2A 0.3 gRPC interfaces' },
+});
+
+const GRPC03_BINDING = grpc03Binding({});
+
+/** A 0.3 gRPC transport loaded on first use (the 1.0 API over `a2a.v1.A2AService`). */
+export class LazyGrpc03Transport extends LazyTransport {
+  /** The protocol version this transport speaks. */
+  readonly protocolVersion = '0.3';
+
+  constructor(options: TransportOptions, binding: LazyBinding = GRPC03_BINDING) {
+    super('GRPC', binding, options);
+  }
+}
+
+/** The transport factory of {@link LazyGrpc03Transport}. */
+export function lazyGrpc03Transport(options: TransportOptions): ClientTransport {
+  return new LazyGrpc03Transport(options);
+}
+
+/** {@link grpcTransportWith} for 0.3 gRPC interfaces (the GRPC entry of COMPAT_TRANSPORTS['0.3']). */
+export function grpc03TransportWith(
+  extra: GrpcExtraOptions,
+): (options: TransportOptions) => ClientTransport {
+  const binding = grpc03Binding(extra);
+  return (options) => new LazyGrpc03Transport(options, binding);
 }

@@ -65,13 +65,14 @@ describe('startDemo', () => {
         i.protocolVersion,
         i.url,
       ]);
-      // 1.0 first (gRPC included), then the 0.3 entries of compat: ['0.3'].
+      // 1.0 first (gRPC included), then the 0.3 entries of compat: ['0.3'] (gRPC last).
       expect(listed).toEqual([
         ['JSONRPC', '1.0', `${running.url}/a2a/jsonrpc`],
         ['HTTP+JSON', '1.0', `${running.url}/a2a/rest`],
         ['GRPC', '1.0', running.grpcUrl],
         ['JSONRPC', '0.3', `${running.url}/a2a/jsonrpc`],
         ['HTTP+JSON', '0.3', `${running.url}/a2a/rest`],
+        ['GRPC', '0.3', running.grpcUrl],
       ]);
       expect(running.grpcUrl).toMatch(/^127\.0\.0\.1:\d+$/);
       const reply = await fetch(`${running.url}/a2a/rest/message:send`, {

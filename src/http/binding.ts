@@ -52,8 +52,10 @@ export interface BindingContext {
 }
 
 /**
- * The card entries of `bindings` for `baseUrl`, in their order (spec §8.3.1), then `extra`
- * (interfaces served elsewhere, e.g. gRPC), then the older-version entries of the bindings.
+ * The card entries of `bindings` for `baseUrl`, in their order (spec §8.3.1), then the 1.0
+ * entries of `extra` (interfaces served elsewhere, e.g. gRPC), then the older-version entries of
+ * the bindings, then those of `extra` (so a 0.3 card's preferred interface stays the first 0.3
+ * HTTP one).
  */
 export function bindingInterfaces(
   baseUrl: string,
@@ -65,10 +67,12 @@ export function bindingInterfaces(
     protocolBinding: binding.protocolBinding,
     protocolVersion,
   });
+  const current = (i: AgentInterface) => i.protocolVersion === PROTOCOL_VERSION;
   return [
     ...bindings.map((binding) => entry(binding, PROTOCOL_VERSION)),
-    ...extra,
+    ...extra.filter(current),
     ...bindings.flatMap((binding) => (binding.alsoVersions ?? []).map((v) => entry(binding, v))),
+    ...extra.filter((i) => !current(i)),
   ];
 }
 

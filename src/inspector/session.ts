@@ -5,8 +5,17 @@
  * Client certificates go on HTTP calls through the TLS fetch and on gRPC calls as PEM texts.
  */
 import { A2AClient } from '../client/client.js';
-import { DEFAULT_BINDINGS, DEFAULT_TRANSPORTS } from '../client/default-transports.js';
-import { grpcTransportWith, lazyGrpcTransport } from '../client/lazy-grpc.js';
+import {
+  COMPAT_TRANSPORTS,
+  DEFAULT_BINDINGS,
+  DEFAULT_TRANSPORTS,
+} from '../client/default-transports.js';
+import {
+  grpc03TransportWith,
+  grpcTransportWith,
+  lazyGrpc03Transport,
+  lazyGrpcTransport,
+} from '../client/lazy-grpc.js';
 import type { Interceptor } from '../client/interceptors.js';
 import { isA2AError } from '../core/errors.js';
 import type { AgentCard, StreamResponse } from '../core/schemas/index.js';
@@ -167,6 +176,7 @@ export class InspectorSession {
     const client = await A2AClient.connect(card, {
       fetch: this.recorded,
       transports: this.grpcTls ? this.transportsWithTls(this.grpcTls.pem) : DEFAULT_TRANSPORTS,
+      ...(this.grpcTls ? { compatTransports: this.compatTransportsWithTls(this.grpcTls.pem) } : {}),
       // A picked binding alone, at its version (the 0.3 transports are filtered by it too).
       bindings: picked ? [picked.binding] : DEFAULT_BINDINGS,
       ...(picked ? { preferredBinding: picked.binding, protocolVersions: [picked.version] } : {}),
@@ -253,6 +263,20 @@ export class InspectorSession {
       ...DEFAULT_TRANSPORTS,
       GRPC: (options: TransportOptions) =>
         this.grpcOverTls(options.url) ? withTls(options) : lazyGrpcTransport(options),
+    };
+  }
+
+  /** The 0.3 transports, gRPC presenting `pem` on interfaces reached over TLS. */
+  private compatTransportsWithTls(pem: ClientTlsPem): typeof COMPAT_TRANSPORTS {
+    const withTls = grpc03TransportWith({ tls: pem });
+    const v03 = COMPAT_TRANSPORTS['0.3'] ?? {};
+    return {
+      ...COMPAT_TRANSPORTS,
+      '0.3': {
+        ...v03,
+        GRPC: (options: TransportOptions) =>
+          this.grpcOverTls(options.url) ? withTls(options) : lazyGrpc03Transport(options),
+      },
     };
   }
 

@@ -26,6 +26,8 @@ export interface GrpcListener {
   readonly url: string;
   /** The card entry: protocolBinding GRPC, url `host:port`, protocolVersion 1.0. */
   readonly agentInterface: AgentInterface;
+  /** The entries of the older versions served on the same port (0.3 with `compat: ['0.3']`). */
+  readonly compatInterfaces: readonly AgentInterface[];
   /** Stops at once, cutting open streams, like the HTTP side of serve(). */
   close(): Promise<void>;
 }
@@ -78,6 +80,7 @@ export interface GrpcModule {
   ): Promise<{
     readonly port: number;
     agentInterface(): AgentInterface;
+    compatInterfaces(): AgentInterface[];
     close(graceMs?: number): Promise<void>;
   }>;
 }
@@ -122,6 +125,7 @@ export async function startGrpc(
   return {
     url,
     agentInterface: { ...handle.agentInterface(), url },
+    compatInterfaces: handle.compatInterfaces().map((entry) => ({ ...entry, url })),
     close: () => handle.close(0),
   };
 }

@@ -205,6 +205,7 @@ export async function serve(
     ...(grpc ? [grpc.agentInterface] : []),
     ...(nats ? [nats.agentInterface()] : []),
     ...(options.extraInterfaces ?? []),
+    ...(grpc ? grpc.compatInterfaces : []),
   ];
   server.setInterfaces(cardInterfaces(url, { ...options, extraInterfaces }));
   // The audit chain's heads are signed with the card key, verifiable with the card's JWKS.

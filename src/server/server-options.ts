@@ -82,9 +82,11 @@ export interface A2AServerOptions {
   interrupted?: InterruptedOptions | false;
   /**
    * Older protocol versions served next to 1.0: `['0.3']` serves A2A 0.3 JSON-RPC and HTTP+JSON
-   * at the 1.0 URLs (requests without `A2A-Version`), lists 0.3 entries in the card after the 1.0 ones, and answers card requests without
-   * `A2A-Version` with the hybrid card (docs/interop.md); gRPC serves 1.0 only. The HTTP handler
-   * and `serve()` built on this server follow it. Default none.
+   * at the 1.0 URLs (requests without `A2A-Version`), the 0.3 gRPC service `a2a.v1.A2AService`
+   * next to `lf.a2a.v1.A2AService` on the gRPC port, lists 0.3 entries in the card after the 1.0
+   * ones, and answers card requests without `A2A-Version` with the hybrid card
+   * (docs/interop.md). The HTTP handler, `serveGrpc()` and `serve()` built on this server follow
+   * it. Default none.
    */
   compat?: readonly CompatVersion[] | undefined;
   /**

@@ -63,8 +63,9 @@ serverSuite(
           for (const entry of entries) {
             // HTTP bindings: an absolute URL; gRPC: `host:port` (spec §5.7; proto/a2a.proto);
             // NATS: `nats://host:port/<subject>` (spec §12.7, docs/bindings/nats.md).
-            if (binding === 'GRPC') expect(entry.url).toBe(server.running.grpcUrl);
-            else if (binding === 'NATS') expect(entry.url).toBe(server.running.natsUrl);
+            if (binding === 'GRPC' || binding === 'GRPC 0.3') {
+              expect(entry.url).toBe(server.running.grpcUrl);
+            } else if (binding === 'NATS') expect(entry.url).toBe(server.running.natsUrl);
             else expect(new URL(entry.url).origin).toBe(server.url);
           }
         }

@@ -66,6 +66,7 @@ describe('a2a discover', () => {
       ['GRPC', '1.0'],
       ['JSONRPC', '0.3'],
       ['HTTP+JSON', '0.3'],
+      ['GRPC', '0.3'],
     ]);
     expect(stderr).toContain(
       'warning: interfaces 1 (JSONRPC), 2 (HTTP+JSON), 4 (JSONRPC), 5 (HTTP+JSON) use http://',

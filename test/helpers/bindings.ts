@@ -13,6 +13,7 @@ import { natsDriver } from './nats-driver.js';
 import { jsonRpcDriver } from './jsonrpc-driver.js';
 import { restDriver } from './rest-driver.js';
 import { isV03Binding, v03Driver, v03SkipReason } from './v03-driver.js';
+import { v03GrpcDriver } from './v03-grpc-driver.js';
 import { inConformanceMatrix, NATS_URL, type RunningServer } from './server.js';
 import type { BindingName } from './wire.js';
 
@@ -25,6 +26,7 @@ const DRIVERS: Readonly<Record<BindingName, (server: RunningServer) => BindingDr
   // The test servers serve A2A 0.3 too (compat: ['0.3']); spoken through our 0.3 client.
   'JSONRPC 0.3': (server) => v03Driver('JSONRPC 0.3', server.url),
   'HTTP+JSON 0.3': (server) => v03Driver('HTTP+JSON 0.3', server.url),
+  'GRPC 0.3': (server) => v03GrpcDriver(server.grpcUrl),
 };
 
 /** The bindings every matrix test runs on: NATS only when a NATS server is configured. */
@@ -128,7 +130,7 @@ export function verifies(
 ): void {
   const server = suiteServer();
   for (const binding of options.only ?? server.bindings) {
-    const reason = isV03Binding(binding) ? v03SkipReason(ids, title) : undefined;
+    const reason = isV03Binding(binding) ? v03SkipReason(ids, title, binding) : undefined;
     if (reason !== undefined) {
       // Listed in the 0.3 driver as 1.0-only: skipped, saying why.
       it.skip(`[${ids.join(',')}] ${title} (${binding}) [1.0 only: ${reason}]`, () => undefined);

@@ -49,6 +49,11 @@ export function expectError(res: AnyResult, reason: A2AReason): WireError {
     else expect(error.httpStatus, describe(error)).toBe(mapping.http);
     return error;
   }
+  if (error.binding === 'GRPC 0.3') {
+    // The 0.3 status (what the 0.3 SDKs send): unsupported operations are UNIMPLEMENTED.
+    expectGrpcStatus(error, GRPC_03[reason] ?? mapping.grpc);
+    return error;
+  }
   const info = error.details.find((d) => d['@type'] === ERROR_INFO_TYPE);
   expect(info, 'ErrorInfo detail').toMatchObject({ reason, domain: ERROR_DOMAIN });
   if (isRecord(info) && info.metadata !== undefined) {
@@ -65,6 +70,12 @@ export function expectError(res: AnyResult, reason: A2AReason): WireError {
   }
   return error;
 }
+
+/** The gRPC statuses a 0.3 caller gets where they differ from 1.0's. */
+const GRPC_03: Partial<Record<A2AReason, GrpcCodeName>> = {
+  PUSH_NOTIFICATION_NOT_SUPPORTED: 'UNIMPLEMENTED',
+  UNSUPPORTED_OPERATION: 'UNIMPLEMENTED',
+};
 
 function expectGrpcStatus(error: WireError, name: GrpcCodeName): void {
   expect([error.grpcCode, error.status], describe(error)).toEqual([GRPC_CODES[name], name]);
@@ -112,7 +123,7 @@ export function expectGeneric(res: AnyResult, kind: JsonRpcStandardError): WireE
     expect(error.rpcCode, describe(error)).toBe(JSONRPC_CODES[kind]);
   } else if (error.binding === 'HTTP+JSON 0.3') {
     expect(error.httpStatus, describe(error)).toBe(REST_GENERIC[kind].http);
-  } else if (error.binding === 'GRPC') {
+  } else if (error.binding === 'GRPC' || error.binding === 'GRPC 0.3') {
     expectGrpcStatus(error, GRPC_GENERIC[kind]);
   } else {
     expect(error.httpStatus, describe(error)).toBe(REST_GENERIC[kind].http);

@@ -29,11 +29,11 @@ import type {
 import { readStream } from './driver.js';
 import { isRecord, tryJson, type BindingName, type WireError } from './wire.js';
 
-/** The 0.3 bindings of the matrix. */
+/** The 0.3 HTTP bindings of the matrix (gRPC 0.3: test/helpers/v03-grpc-driver.ts). */
 export type V03BindingName = 'JSONRPC 0.3' | 'HTTP+JSON 0.3';
 
 /** True for a binding spoken in 0.3. */
-export function isV03Binding(name: BindingName): name is V03BindingName {
+export function isV03Binding(name: BindingName): name is V03BindingName | 'GRPC 0.3' {
   return name.endsWith(' 0.3');
 }
 
@@ -86,9 +86,23 @@ export const V03_TEST_NEEDS_1_0: Readonly<Record<string, string>> = {
     'an invalid 1.0 part has no 0.3 form to send (bad 0.3 parts are fuzzed in test/fuzz/v03.test.ts)',
 };
 
+const HISTORY_ZERO =
+  'historyLength 0 ("no history" in 1.0) cannot be sent: the 0.3 proto field has no presence, and 0 means unset';
+
+/** Tests the 0.3 gRPC driver skips on top of the others: what the 0.3 proto cannot express. */
+export const V03_GRPC_TEST_NEEDS_1_0: Readonly<Record<string, string>> = {
+  'historyLength limits history to the most recent messages': HISTORY_ZERO,
+  'historyLength in the send configuration: unset, N, 0': HISTORY_ZERO,
+};
+
 /** Why the 0.3 drivers skip the test `title` citing `ids`, or undefined when they run it. */
-export function v03SkipReason(ids: readonly number[], title: string): string | undefined {
-  return V03_TEST_NEEDS_1_0[title] ?? ids.map((id) => V03_ONLY_IN_1_0[id]).find(Boolean);
+export function v03SkipReason(
+  ids: readonly number[],
+  title: string,
+  binding?: BindingName,
+): string | undefined {
+  const grpc = binding === 'GRPC 0.3' ? V03_GRPC_TEST_NEEDS_1_0[title] : undefined;
+  return grpc ?? V03_TEST_NEEDS_1_0[title] ?? ids.map((id) => V03_ONLY_IN_1_0[id]).find(Boolean);
 }
 
 /** The last reply the transport read: its status, headers and body. */
@@ -177,7 +191,8 @@ export function v03Driver(binding: V03BindingName, baseUrl: string): BindingDriv
   return driver;
 }
 
-function liveStream(
+/** A 0.3 transport's stream (its first item already read) as a {@link LiveStream}. */
+export function liveStream(
   first: IteratorResult<{ id?: string | undefined; event: unknown }>,
   items: AsyncIterator<{ id?: string | undefined; event: unknown }>,
   abort: AbortController,
@@ -259,7 +274,7 @@ function wireError(binding: V03BindingName, error: unknown, seen: Seen): WireErr
  * `X-A2A-Extensions` (0.3 spec §3.2.6); a `null` removes nothing (the 0.3 transports send
  * neither `A2A-Version` nor an extensions header of their own).
  */
-function plainHeaders(overrides: HeaderOverrides = {}): Record<string, string> {
+export function plainHeaders(overrides: HeaderOverrides = {}): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [name, value] of Object.entries(overrides)) {
     if (value === null) continue;
@@ -290,7 +305,7 @@ async function streamError(text: Promise<string>): Promise<Seen> {
   return { status: 200, headers: new Headers(), body: error };
 }
 
-function refuseHttpOnly(options: CallOptions): void {
+export function refuseHttpOnly(options: CallOptions): void {
   const used = (['query', 'verb'] as const).filter((k) => options[k] !== undefined);
   if (used.length > 0) {
     throw new Error(`the 0.3 drivers take no ${used.join(', ')}: restrict this test to 1.0`);

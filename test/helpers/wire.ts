@@ -117,10 +117,11 @@ export const A2A_JSON = 'application/a2a+json';
 /**
  * The bindings under test: the three standard ones, NATS (the custom binding of
  * docs/bindings/nats.md, whose errors have the HTTP+JSON shape) when a NATS server is configured,
- * and the A2A 0.3 JSON-RPC and HTTP+JSON bindings of `compat: ['0.3']` (test/helpers/v03-driver.ts).
+ * and the A2A 0.3 JSON-RPC, HTTP+JSON (test/helpers/v03-driver.ts) and gRPC
+ * (test/helpers/v03-grpc-driver.ts) bindings of `compat: ['0.3']`.
  */
 export type BindingName =
-  'JSONRPC' | 'HTTP+JSON' | 'GRPC' | 'NATS' | 'JSONRPC 0.3' | 'HTTP+JSON 0.3';
+  'JSONRPC' | 'HTTP+JSON' | 'GRPC' | 'NATS' | 'JSONRPC 0.3' | 'HTTP+JSON 0.3' | 'GRPC 0.3';
 
 /** The card's `protocolBinding` of each binding (NATS: its URI, docs/bindings/nats.md). */
 export const PROTOCOL_BINDING: Readonly<Record<BindingName, string>> = {
@@ -130,6 +131,7 @@ export const PROTOCOL_BINDING: Readonly<Record<BindingName, string>> = {
   NATS: 'https://a2a-kit.dev/bindings/nats/v1',
   'JSONRPC 0.3': 'JSONRPC',
   'HTTP+JSON 0.3': 'HTTP+JSON',
+  'GRPC 0.3': 'GRPC',
 };
 
 /** An error reply of any binding, normalised. */

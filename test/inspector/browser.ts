@@ -215,7 +215,7 @@ export function hybridAgent(): Promise<ServeResult> {
  * An HTTPS agent whose card requires a client certificate from the test CA (spec §7.4), with its
  * gRPC interface over TLS beside it (grpc-js refuses a channel without a certificate).
  */
-export function mtlsAgent(pki: TestPki): Promise<ServeResult> {
+export function mtlsAgent(pki: TestPki, compat?: readonly '0.3'[]): Promise<ServeResult> {
   return echoAgent(
     'mtls',
     {
@@ -229,6 +229,7 @@ export function mtlsAgent(pki: TestPki): Promise<ServeResult> {
       auth: { schemes: { mtls: { mtls: true } } },
       // gRPC over TLS beside HTTPS, demanding a client certificate at the handshake.
       grpc: true,
+      ...(compat ? { compat } : {}),
     },
   );
 }

@@ -8,9 +8,10 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GrpcTransport } from '../../src/bindings/grpc/client.js';
+import { Grpc03Transport } from '../../src/bindings/grpc/v03-client.js';
 import { run } from '../../src/cli/main.js';
 import { A2AClient } from '../../src/client/client.js';
-import { grpcTransportWith } from '../../src/client/lazy-grpc.js';
+import { grpc03TransportWith, grpcTransportWith } from '../../src/client/lazy-grpc.js';
 import { DEFAULT_TRANSPORTS } from '../../src/client/default-transports.js';
 import { userMessage } from '../../src/core/parts.js';
 import { createInspector } from '../../src/inspector/handler.js';
@@ -89,6 +90,38 @@ describe.skipIf(!hasOpenssl())('gRPC with client certificates (openssl CLI)', ()
     expect(() => new GrpcTransport({ url: grpcUrl, tls: { cert: pki.clientCert } })).toThrow(
       'give the client certificate and its key together',
     );
+  });
+
+  it('grpc03TransportWith({ tls }): a 0.3 gRPC interface with client certificates (a2a.v1.A2AService)', async () => {
+    const v03 = await mtlsAgent(pki, ['0.3']);
+    const client = await A2AClient.connect(v03.url, {
+      fetch: tlsClientFetch({ ca: files.ca }),
+      compatTransports: {
+        '0.3': { GRPC: grpc03TransportWith({ tls: clientTlsPem(mine()) }) },
+      },
+      protocolVersions: ['0.3'],
+      preferredBinding: 'GRPC',
+    });
+    const anonymous = new Grpc03Transport({
+      url: v03.grpcUrl ?? '',
+      tls: { ca: pki.ca },
+      timeoutMs: 5000,
+    });
+    try {
+      expect(client.selectedInterface.protocolBinding).toBe('GRPC');
+      expect(client.selectedInterface.protocolVersion).toBe('0.3');
+      const sent = await client.sendMessage({ message: userMessage('hi') });
+      expect(JSON.stringify(sent)).toContain('mtls echo: hi (CN=alice,O=Example)');
+      const refused = await anonymous
+        .call('SendMessage', { message: userMessage('hi') })
+        .catch((e: unknown) => e);
+      expect(isTransportError(refused)).toBe(true);
+      expect(String((refused as Error).message)).toMatch(/certificate required/);
+    } finally {
+      client.close();
+      anonymous.close();
+      await v03.close();
+    }
   });
 
   it('grpcTransportWith({ tls }): an A2AClient over gRPC with client certificates, loaded lazily', async () => {

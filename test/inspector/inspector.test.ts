@@ -105,8 +105,8 @@ describe.skipIf(NO_BROWSER !== undefined)('web inspector in chromium', { timeout
     await page.locator('[data-signature]').waitFor(WAIT);
     expect(await page.locator('[data-valid=true]').count()).toBe(1);
     expect(await page.locator('[data-skill]').count()).toBe(demoCard.skills.length);
-    // JSON-RPC, HTTP+JSON, gRPC, then the demo's 0.3 JSON-RPC and HTTP+JSON (compat: ['0.3']).
-    expect(await page.locator('table.interfaces tbody tr').count()).toBe(5);
+    // JSON-RPC, HTTP+JSON, gRPC, then the demo's 0.3 JSON-RPC, HTTP+JSON and gRPC (compat: ['0.3']).
+    expect(await page.locator('table.interfaces tbody tr').count()).toBe(6);
     expect(await page.locator('table.interfaces tbody tr').first().textContent()).toContain(
       'JSONRPC',
     );

@@ -1,6 +1,7 @@
 /**
  * Interop, 0.3: our client (A2AClient.connect) against the real 0.3 SDK server
- * (./v03-sdk-server.ts), over JSON-RPC and HTTP+JSON: it reads the pure 0.3 card, picks the 0.3
+ * (./v03-sdk-server.ts), over JSON-RPC, HTTP+JSON and gRPC (`a2a.v1.A2AService` of
+ * `a2a-sdk-03/server/grpc`): it reads the pure 0.3 card, picks the 0.3
  * interfaces, and the caller sees 1.0 shapes for send, stream, get, cancel, resubscribe, push
  * config set/get/list/delete, multi-turn and errors (issue 14 points 5 and 6).
  */
@@ -15,7 +16,7 @@ import { startSdk03Server, type Sdk03Server } from './v03-sdk-server.js';
 
 let theirs: Sdk03Server;
 beforeAll(async () => {
-  theirs = await startSdk03Server();
+  theirs = await startSdk03Server({ grpc: true });
 });
 afterAll(async () => {
   await theirs.close();
@@ -23,17 +24,19 @@ afterAll(async () => {
 
 const artifactText = (task: Task) => (task.artifacts ?? []).map((a) => textOf(a.parts)).join('|');
 
-describe.each(['JSONRPC', 'HTTP+JSON'] as const)(
+describe.each(['JSONRPC', 'HTTP+JSON', 'GRPC'] as const)(
   'our client → 0.3 SDK server over %s',
   (binding) => {
     let client: A2AClient;
     beforeAll(async () => {
       client = await A2AClient.connect(theirs.url, { preferredBinding: binding });
     });
+    afterAll(() => client.close());
 
     it('reads the 0.3 card and picks the 0.3 interface of the binding', () => {
+      const paths = { JSONRPC: '/a2a/jsonrpc', 'HTTP+JSON': '/a2a/rest' } as const;
       expect(client.selectedInterface).toEqual({
-        url: `${theirs.url}/a2a/${binding === 'JSONRPC' ? 'jsonrpc' : 'rest'}`,
+        url: binding === 'GRPC' ? theirs.grpcUrl : `${theirs.url}${paths[binding]}`,
         protocolBinding: binding,
         protocolVersion: '0.3',
       });

@@ -4,7 +4,8 @@
  * receives StreamResponses (`application/a2a+json`, spec §4.3.3). The config remembers the
  * version it was registered over, in the store: after a restart on the same SQLite file, the
  * 0.3 webhook still gets 0.3 payloads, even for a turn sent over 1.0. The 0.3 registrations are
- * made by the real 0.3 client (@a2a-js/sdk 0.3.14, `a2a-sdk-03`) over JSON-RPC and HTTP+JSON,
+ * made by the real 0.3 client (@a2a-js/sdk 0.3.14, `a2a-sdk-03`) over JSON-RPC, HTTP+JSON and
+ * gRPC (`a2a.v1.A2AService`),
  * with `tasks/pushNotificationConfig/set` and inline in `message/send`; the webhook is a real
  * HTTP server on loopback.
  */
@@ -14,6 +15,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Message, MessageSendParams, Task } from 'a2a-sdk-03';
 import { ClientFactory, ClientFactoryOptions, type Client } from 'a2a-sdk-03/client';
+import { GrpcTransportFactory } from 'a2a-sdk-03/client/grpc';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { A2AClient } from '../../src/client/client.js';
 import { userMessage } from '../../src/core/parts.js';
@@ -35,6 +37,7 @@ const start = async () =>
   (ours = await serve(createInteropAgent(gates), {
     logger: null,
     compat: ['0.3'],
+    grpc: true,
     store: new SqliteTaskStore({ path }),
     push: { allowHosts: ['127.0.0.1'], logger: null, retry: { maxAttempts: 3 } },
   }));
@@ -63,9 +66,10 @@ const message = (text: string, extra: Partial<Message> = {}): Message => ({
   ...extra,
 });
 
-async function sdkClient(transport: 'JSONRPC' | 'HTTP+JSON'): Promise<Client> {
+async function sdkClient(transport: 'JSONRPC' | 'HTTP+JSON' | 'GRPC'): Promise<Client> {
   const factory = new ClientFactory(
     ClientFactoryOptions.createFrom(ClientFactoryOptions.default, {
+      transports: [new GrpcTransportFactory()],
       preferredTransports: [transport],
     }),
   );
@@ -102,41 +106,44 @@ function expect03(calls: WebhookCall[], taskId: string): void {
   ]);
 }
 
-describe.each(['JSONRPC', 'HTTP+JSON'] as const)('push registered over 0.3 %s', (binding) => {
-  it('tasks/pushNotificationConfig/set: the webhook gets the 0.3 events with their kind', async () => {
-    const client = await sdkClient(binding);
-    const first = (await client.sendMessage({ message: message('ask') })) as Task;
-    expect(first.status.state).toBe('input-required');
-    const hook = `/set-${binding}`;
-    await client.setTaskPushNotificationConfig({
-      taskId: first.id,
-      pushNotificationConfig: { id: 'c1', url: `${webhook.url}${hook}`, token: 'tok' },
+describe.each(['JSONRPC', 'HTTP+JSON', 'GRPC'] as const)(
+  'push registered over 0.3 %s',
+  (binding) => {
+    it('tasks/pushNotificationConfig/set: the webhook gets the 0.3 events with their kind', async () => {
+      const client = await sdkClient(binding);
+      const first = (await client.sendMessage({ message: message('ask') })) as Task;
+      expect(first.status.state).toBe('input-required');
+      const hook = `/set-${binding}`;
+      await client.setTaskPushNotificationConfig({
+        taskId: first.id,
+        pushNotificationConfig: { id: 'c1', url: `${webhook.url}${hook}`, token: 'tok' },
+      });
+      await client.sendMessage({
+        message: message('Ada', { taskId: first.id, contextId: first.contextId }),
+      });
+      expect03(await callsTo(hook, 4), first.id);
     });
-    await client.sendMessage({
-      message: message('Ada', { taskId: first.id, contextId: first.contextId }),
-    });
-    expect03(await callsTo(hook, 4), first.id);
-  });
 
-  it('inline in message/send: the first events already come in 0.3 form', async () => {
-    const client = await sdkClient(binding);
-    const hook = `/inline-${binding}`;
-    const params: MessageSendParams = {
-      message: message('hello'),
-      configuration: {
-        blocking: true,
-        pushNotificationConfig: { url: `${webhook.url}${hook}`, token: 'tok' },
-      },
-    };
-    const task = (await client.sendMessage(params)) as Task;
-    const calls = await callsTo(hook, 3);
-    expect(bodies(calls)).toMatchObject([
-      { kind: 'status-update', taskId: task.id, status: { state: 'working' } },
-      { kind: 'artifact-update', taskId: task.id },
-      { kind: 'status-update', taskId: task.id, status: { state: 'completed' }, final: true },
-    ]);
-  });
-});
+    it('inline in message/send: the first events already come in 0.3 form', async () => {
+      const client = await sdkClient(binding);
+      const hook = `/inline-${binding}`;
+      const params: MessageSendParams = {
+        message: message('hello'),
+        configuration: {
+          blocking: true,
+          pushNotificationConfig: { url: `${webhook.url}${hook}`, token: 'tok' },
+        },
+      };
+      const task = (await client.sendMessage(params)) as Task;
+      const calls = await callsTo(hook, 3);
+      expect(bodies(calls)).toMatchObject([
+        { kind: 'status-update', taskId: task.id, status: { state: 'working' } },
+        { kind: 'artifact-update', taskId: task.id },
+        { kind: 'status-update', taskId: task.id, status: { state: 'completed' }, final: true },
+      ]);
+    });
+  },
+);
 
 describe('push registered over 1.0', () => {
   it('the webhook gets StreamResponses as application/a2a+json', async () => {

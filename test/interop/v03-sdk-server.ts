@@ -1,7 +1,9 @@
 /**
  * An agent built with the real 0.3 SDK (@a2a-js/sdk 0.3.14, installed as `a2a-sdk-03`): its
  * DefaultRequestHandler, an AgentExecutor and its Express handlers, served in-process on
- * 127.0.0.1 with a pure 0.3 card (`url`, `preferredTransport: JSONRPC`, `additionalInterfaces`).
+ * 127.0.0.1 with a pure 0.3 card (`url`, `preferredTransport: JSONRPC`, `additionalInterfaces`);
+ * with `{ grpc: true }` also its gRPC service (`a2a-sdk-03/server/grpc`, `a2a.v1.A2AService`) on
+ * a port of its own, listed as a third interface (transport GRPC, url `host:port`).
  * Behaviour by the text of the user message:
  * - `message`: a bare Message reply;
  * - `ask`: INPUT_REQUIRED with {@link QUESTION}; the next message on the task completes it with
@@ -27,6 +29,12 @@ import {
   restHandler,
   UserBuilder,
 } from 'a2a-sdk-03/server/express';
+import { Server, ServerCredentials } from '@grpc/grpc-js';
+import {
+  A2AService as Sdk03GrpcService,
+  grpcService,
+  UserBuilder as GrpcUserBuilder,
+} from 'a2a-sdk-03/server/grpc';
 import express from 'express';
 import { QUESTION } from './helpers.js';
 
@@ -104,11 +112,21 @@ class Executor implements AgentExecutor {
 /** A running 0.3 server. */
 export interface Sdk03Server {
   readonly url: string;
+  /** `host:port` of its gRPC service (with `{ grpc: true }`). */
+  readonly grpcUrl?: string | undefined;
   close(): Promise<void>;
 }
 
 /** Starts the 0.3 SDK server on 127.0.0.1, any free port. */
-export async function startSdk03Server(): Promise<Sdk03Server> {
+export async function startSdk03Server(options: { grpc?: boolean } = {}): Promise<Sdk03Server> {
+  const grpc = options.grpc ? new Server() : undefined;
+  const grpcUrl = grpc
+    ? `127.0.0.1:${await new Promise<number>((resolve, reject) => {
+        grpc.bindAsync('127.0.0.1:0', ServerCredentials.createInsecure(), (error, port) =>
+          error ? reject(error) : resolve(port),
+        );
+      })}`
+    : undefined;
   const server = createServer();
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -125,6 +143,7 @@ export async function startSdk03Server(): Promise<Sdk03Server> {
     additionalInterfaces: [
       { url: `${origin}/a2a/jsonrpc`, transport: 'JSONRPC' },
       { url: `${origin}/a2a/rest`, transport: 'HTTP+JSON' },
+      ...(grpcUrl ? [{ url: grpcUrl, transport: 'GRPC' }] : []),
     ],
     capabilities: { streaming: true, pushNotifications: true },
     defaultInputModes: ['text/plain'],
@@ -144,12 +163,19 @@ export async function startSdk03Server(): Promise<Sdk03Server> {
   app.use('/a2a/jsonrpc', jsonRpcHandler({ requestHandler, userBuilder }));
   app.use('/a2a/rest', restHandler({ requestHandler, userBuilder }));
   server.on('request', app);
+  grpc?.addService(
+    Sdk03GrpcService,
+    grpcService({ requestHandler, userBuilder: GrpcUserBuilder.noAuthentication }),
+  );
   return {
     url: origin,
-    close: () =>
-      new Promise<void>((resolve) => {
+    grpcUrl,
+    close: async () => {
+      grpc?.forceShutdown();
+      await new Promise<void>((resolve) => {
         server.close(() => resolve());
         server.closeAllConnections();
-      }),
+      });
+    },
   };
 }

@@ -87,7 +87,7 @@ export function grpcTarget(url: string): { target: string; secure: boolean; sche
 }
 
 /** The channel credentials of `options`: given, from `tls`, or by the url's scheme. */
-function channelOf(options: GrpcTransportOptions): ChannelCredentials {
+export function channelOf(options: GrpcTransportOptions): ChannelCredentials {
   if (options.credentials) return options.credentials;
   const { secure, scheme } = grpcTarget(options.url);
   const tls = options.tls;
@@ -240,7 +240,7 @@ export function grpcTransport(options: TransportOptions): GrpcTransport {
 }
 
 /** Header and idle timers of one stream; cancels the call when one fires. */
-function watchStream(
+export function watchStream(
   call: ClientReadableStream<ProtoObject>,
   context: FailureContext,
   limits: { headersMs: number; idleMs: number | undefined },

@@ -40,10 +40,10 @@ export function toProto(type: string, value: unknown, path = ''): ProtoObject {
   const out: ProtoObject = {};
   if (!isRecord(value)) return out;
   for (const field of spec.fields) {
-    const item = value[field.key];
+    const item = value[field.json];
     if (item === undefined) continue;
     if (item === null && !(field.kind === 'message' && field.type === VALUE)) continue;
-    const converted = fieldToProto(field, item, path ? `${path}.${field.key}` : field.key);
+    const converted = fieldToProto(field, item, path ? `${path}.${field.json}` : field.json);
     if (converted !== undefined) out[field.key] = converted;
   }
   return out;
@@ -106,10 +106,10 @@ export function fromProto(type: string, value: unknown): Record<string, unknown>
     const explicit = spec.oneofs.some((oneof) => source[oneof] === field.key);
     const converted =
       item === undefined || item === null ? undefined : fieldFromProto(field, item, explicit);
-    if (converted !== undefined) out[field.key] = converted;
+    if (converted !== undefined) out[field.json] = converted;
     else if (field.required) {
       const fallback = defaultOf(field);
-      if (fallback !== undefined) out[field.key] = fallback;
+      if (fallback !== undefined) out[field.json] = fallback;
     }
   }
   return out;

@@ -10,3 +10,7 @@ export { decodeMessage, encodeMessage, fromProto, toProto } from './convert.js';
 export { decodeStatus, encodeStatus } from './status.js';
 export type { StatusDetails } from './status.js';
 export { GRPC_BINDING, SERVICE_NAME } from './wire.js';
+// A2A 0.3 (`a2a.v1.A2AService`, docs/interop.md): served by serveGrpc with compat ['0.3'].
+export { Grpc03Transport, grpc03Transport } from './v03-client.js';
+export { createGrpcService03 } from './v03-server.js';
+export { V03_SERVICE_NAME } from './v03-proto.js';

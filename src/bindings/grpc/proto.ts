@@ -12,8 +12,10 @@ export type ProtoObject = Record<string, unknown>;
 
 /** How one field is represented. */
 export interface FieldSpec {
-  /** proto-loader key (camelCase), also the ProtoJSON name. */
+  /** proto-loader key (camelCase). */
   readonly key: string;
+  /** The ProtoJSON name: the key, unless the proto renames it with `json_name`. */
+  readonly json: string;
   readonly kind: 'scalar' | 'bytes' | 'enum' | 'message' | 'map';
   readonly repeated: boolean;
   /** Fully qualified message type (kind `message`). */
@@ -77,6 +79,8 @@ export interface WireField {
 /** The loaded proto files: package definition, message specs and the service. */
 export interface LoadedProto {
   readonly definition: PackageDefinition;
+  /** True when these files define message `name`. */
+  has(name: string): boolean;
   message(name: string): MessageSpec;
   /** The fields of a message (nested ones too) by field number. */
   wireFields(name: string): ReadonlyMap<number, WireField>;
@@ -84,10 +88,32 @@ export interface LoadedProto {
 
 let loaded: LoadedProto | undefined;
 
+/**
+ * Other proto packages loaded next to 1.0 (the 0.3 `a2a.v1`, see v03-proto.ts): the messages of
+ * {@link proto} fall back to them, so the converters and checks work on their types too.
+ */
+const others: LoadedProto[] = [];
+
 /** The proto files, loaded on first use. */
 export function proto(): LoadedProto {
-  loaded ??= load();
+  loaded ??= load(FILES, SERVICE_NAME);
   return loaded;
+}
+
+/** Makes the messages of `files` (with `service`) known next to 1.0's; returns them. */
+export function loadOtherProto(
+  files: readonly string[],
+  service: string,
+  jsonNames: Readonly<Record<string, Readonly<Record<string, string>>>> = {},
+): LoadedProto {
+  const other = load(files, service, jsonNames);
+  others.push(other);
+  return other;
+}
+
+function otherWith(name: string): LoadedProto | undefined {
+  for (const other of others) if (other.has(name)) return other;
+  return undefined;
 }
 
 /** The `proto/` folder: two levels up from the sources, three from the compiled `dist/src`. */
@@ -102,10 +128,13 @@ function pathOf(url: URL): string {
   return /^\/[A-Za-z]:/.test(path) ? path.slice(1) : path;
 }
 
-function load(): LoadedProto {
-  const definition = loadSync(FILES, { ...LOADER_OPTIONS, includeDirs: protoDirs() });
-  if (!(SERVICE_NAME in definition))
-    throw new Error(`${SERVICE_NAME} missing from proto/a2a.proto`);
+function load(
+  files: readonly string[],
+  service: string,
+  jsonNames: Readonly<Record<string, Readonly<Record<string, string>>>> = {},
+): LoadedProto {
+  const definition = loadSync([...files], { ...LOADER_OPTIONS, includeDirs: protoDirs() });
+  if (!(service in definition)) throw new Error(`${service} missing from proto/${files[0]}`);
   const descriptors = new Map<string, MessageDescriptor>();
   const codecs = new Map<string, MessageTypeDefinition<ProtoObject, ProtoObject>>();
   for (const [name, entry] of Object.entries(definition)) {
@@ -119,8 +148,12 @@ function load(): LoadedProto {
     let spec = specs.get(name);
     if (spec) return spec;
     const descriptor = descriptors.get(name);
-    if (!descriptor) throw new Error(`unknown proto message ${name}`);
-    spec = compile(name, descriptor, codecs.get(name), descriptors);
+    if (!descriptor) {
+      const other = otherWith(name);
+      if (other) return other.message(name);
+      throw new Error(`unknown proto message ${name}`);
+    }
+    spec = compile(name, descriptor, codecs.get(name), descriptors, jsonNames[name]);
     specs.set(name, spec);
     return spec;
   };
@@ -129,12 +162,16 @@ function load(): LoadedProto {
     let fields = wire.get(name);
     if (fields) return fields;
     const descriptor = descriptors.get(name);
-    if (!descriptor) throw new Error(`unknown proto message ${name}`);
+    if (!descriptor) {
+      const other = otherWith(name);
+      if (other) return other.wireFields(name);
+      throw new Error(`unknown proto message ${name}`);
+    }
     fields = new Map(descriptor.field.map((f) => [f.number, wireField(name, f, descriptors)]));
     wire.set(name, fields);
     return fields;
   };
-  return { definition, message, wireFields };
+  return { definition, has: (name) => descriptors.has(name), message, wireFields };
 }
 
 function register(into: Map<string, MessageDescriptor>, name: string, d: MessageDescriptor): void {
@@ -147,6 +184,7 @@ function compile(
   d: MessageDescriptor,
   codec: MessageTypeDefinition<ProtoObject, ProtoObject> | undefined,
   all: ReadonlyMap<string, MessageDescriptor>,
+  renamed: Readonly<Record<string, string>> = {},
 ): MessageSpec {
   // Nested messages have no codec of their own: they are only ever encoded inside their parent.
   const codecOf = () => {
@@ -155,7 +193,10 @@ function compile(
   };
   const short = name.startsWith(`${PROTO_PACKAGE}.`) ? name.slice(PROTO_PACKAGE.length + 1) : '';
   const required = new Set(REQUIRED_FIELDS[short] ?? []);
-  const fields = d.field.map((f) => fieldSpec(name, f, all, required.has(f.name)));
+  const fields = d.field.map((f) => ({
+    ...fieldSpec(name, f, all, required.has(f.name)),
+    json: renamed[f.name] ?? f.name,
+  }));
   return {
     name,
     fields,
@@ -172,11 +213,14 @@ function fieldSpec(
   required: boolean,
 ): FieldSpec {
   const repeated = f.label === 'LABEL_REPEATED';
-  if (f.type === 'TYPE_ENUM') return { key: f.name, kind: 'enum', repeated, required };
-  if (f.type === 'TYPE_BYTES') return { key: f.name, kind: 'bytes', repeated, required, zero: '' };
+  const key = f.name;
+  if (f.type === 'TYPE_ENUM') return { key, json: key, kind: 'enum', repeated, required };
+  if (f.type === 'TYPE_BYTES') {
+    return { key, json: key, kind: 'bytes', repeated, required, zero: '' };
+  }
   if (f.type !== 'TYPE_MESSAGE' && f.type !== 'TYPE_GROUP') {
     const zero = f.type === 'TYPE_STRING' ? '' : f.type === 'TYPE_BOOL' ? false : 0;
-    return { key: f.name, kind: 'scalar', repeated, required, zero };
+    return { key, json: key, kind: 'scalar', repeated, required, zero };
   }
   const type = resolve(scope, f.typeName, all);
   const entry = all.get(type);
@@ -184,9 +228,9 @@ function fieldSpec(
     const valueField = entry.field.find((x) => x.name === 'value');
     if (!valueField) throw new Error(`map entry ${type} has no value field`);
     const value = fieldSpec(type, valueField, all, false);
-    return { key: f.name, kind: 'map', repeated: false, value, required };
+    return { key, json: key, kind: 'map', repeated: false, value, required };
   }
-  return { key: f.name, kind: 'message', repeated, type, required };
+  return { key, json: key, kind: 'message', repeated, type, required };
 }
 
 function wireField(

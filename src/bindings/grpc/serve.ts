@@ -1,9 +1,15 @@
-/** Runs the gRPC binding on its own port with one call (next to any HTTP server). */
+/**
+ * Runs the gRPC binding on its own port with one call (next to any HTTP server): 1.0's
+ * `lf.a2a.v1.A2AService`, and with `compat: ['0.3']` also 0.3's `a2a.v1.A2AService` on the same
+ * port over the same service (v03-server.ts).
+ */
 import { Server, ServerCredentials, type ChannelOptions } from '@grpc/grpc-js';
 import { PROTOCOL_VERSION } from '../../core/interfaces.js';
 import type { AgentInterface } from '../../core/schemas/index.js';
-import type { A2AService } from '../../core/service.js';
+import type { A2AService, CompatVersion } from '../../core/service.js';
+import { V03_VERSION } from '../v03/wire.js';
 import { createGrpcService, type GrpcServiceOptions } from './server.js';
+import { createGrpcService03 } from './v03-server.js';
 import { GRPC_BINDING } from './wire.js';
 
 /** Options of {@link serveGrpc}. */
@@ -28,6 +34,11 @@ export interface ServeGrpcOptions extends GrpcServiceOptions {
     | undefined;
   /** grpc-js channel options (message size limits, keepalive, ...). */
   channelOptions?: ChannelOptions | undefined;
+  /**
+   * Older versions to serve next to 1.0: `['0.3']` adds the 0.3 service `a2a.v1.A2AService`.
+   * Default: the service's own (A2AServer's `compat`).
+   */
+  compat?: readonly CompatVersion[] | undefined;
 }
 
 /** A running gRPC server. */
@@ -39,6 +50,11 @@ export interface GrpcServerHandle {
   readonly server: Server;
   /** The card entry for this server (spec §8.3: `protocolBinding` GRPC, url `host:port`). */
   agentInterface(tenant?: string): AgentInterface;
+  /**
+   * The card entries of the older versions served (`protocolVersion` 0.3 when compat has it):
+   * give them to the card after the 1.0 ones (`extraInterfaces` of createA2AHandler or serve()).
+   */
+  compatInterfaces(): AgentInterface[];
   /** Stops accepting calls, waits up to `graceMs` (default 5000) for running ones, then cuts. */
   close(graceMs?: number): Promise<void>;
 }
@@ -52,6 +68,11 @@ export async function serveGrpc(
   const { definition, implementation } = createGrpcService(service, options);
   const server = new Server(options.channelOptions);
   server.addService(definition, implementation);
+  const v03 = (options.compat ?? service.compat ?? []).includes('0.3');
+  if (v03) {
+    const legacy = createGrpcService03(service, options);
+    server.addService(legacy.definition, legacy.implementation);
+  }
   const address = (p: number) => (host.includes(':') ? `[${host}]:${p}` : `${host}:${p}`);
   const port = await new Promise<number>((resolve, reject) => {
     server.bindAsync(
@@ -71,6 +92,8 @@ export async function serveGrpc(
       protocolVersion: PROTOCOL_VERSION,
       ...(tenant !== undefined ? { tenant } : {}),
     }),
+    compatInterfaces: () =>
+      v03 ? [{ url, protocolBinding: GRPC_BINDING, protocolVersion: V03_VERSION }] : [],
     close: (graceMs = 5000) =>
       new Promise<void>((resolve) => {
         const timer = setTimeout(() => server.forceShutdown(), graceMs);

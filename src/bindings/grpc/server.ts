@@ -227,7 +227,7 @@ export function createGrpcService(
 }
 
 /** Runs a handler without awaiting it; a failure it could not answer is reported, never thrown. */
-function detach(work: Promise<void>, onError: InternalErrorReporter): void {
+export function detach(work: Promise<void>, onError: InternalErrorReporter): void {
   work.catch((error: unknown) => {
     try {
       onError(error);
@@ -237,7 +237,11 @@ function detach(work: Promise<void>, onError: InternalErrorReporter): void {
   });
 }
 
-function drained(call: ServerWritableStream<ProtoObject, ProtoObject>, signal: AbortSignal) {
+/** Resolves once `call` can take more writes, or the call ended (`signal`). */
+export function drained(
+  call: ServerWritableStream<ProtoObject, ProtoObject>,
+  signal: AbortSignal,
+): Promise<void> {
   return new Promise<void>((resolve) => {
     const done = () => {
       call.off('drain', done);

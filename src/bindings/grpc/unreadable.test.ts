@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { A2AError } from '../../core/errors.js';
 import { proto } from './proto.js';
 import { tolerantDefinition, unreadableError } from './unreadable.js';
+import { protoV03, V03_SERVICE_NAME } from './v03-proto.js';
 import { SERVICE_NAME } from './wire.js';
 
 const definition = tolerantDefinition(proto().definition[SERVICE_NAME] as ServiceDefinition);
@@ -27,5 +28,25 @@ describe('tolerantDefinition', () => {
   it('keeps every rpc of the service', () => {
     const original = proto().definition[SERVICE_NAME] as ServiceDefinition;
     expect(Object.keys(definition)).toEqual(Object.keys(original));
+  });
+});
+
+describe('tolerantDefinition of the 0.3 service (a2a.v1.A2AService)', () => {
+  const original = protoV03().definition[V03_SERVICE_NAME] as ServiceDefinition;
+  const v03 = tolerantDefinition(original);
+
+  it('keeps every 0.3 rpc, and 0.3 has no ListTasks', () => {
+    expect(Object.keys(v03)).toEqual(Object.keys(original));
+    expect(Object.keys(v03)).toContain('TaskSubscription');
+    expect(Object.keys(v03)).not.toContain('ListTasks');
+  });
+
+  it('turns undecodable 0.3 bytes into INVALID_PARAMS naming the 0.3 message', () => {
+    const request = v03.GetTask?.requestDeserialize(Buffer.from([0xff, 0xff, 0xff]));
+    expect(unreadableError(request, 'GetTaskRequest')?.code).toBe('INVALID_PARAMS');
+    const valid = v03.GetTask?.requestDeserialize(
+      v03.GetTask.requestSerialize({ name: 'tasks/t1' }),
+    );
+    expect(valid).toMatchObject({ name: 'tasks/t1' });
   });
 });

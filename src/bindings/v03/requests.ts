@@ -59,6 +59,47 @@ export function pushConfigTo03(config: Json): Json {
 }
 
 /**
+ * The proto-JSON TaskPushNotificationConfig (0.3 REST and gRPC): the resource name
+ * `tasks/{task}/pushNotificationConfigs/{config}` plus the nested config.
+ */
+export function namedConfigTo03(config: Json): Json {
+  const name = `tasks/${String(config.taskId)}/pushNotificationConfigs/${String(config.id)}`;
+  return { name, pushNotificationConfig: pushConfigTo03(config) };
+}
+
+/** A proto-JSON TaskPushNotificationConfig → flat 1.0 config (task id from the name). */
+export function namedConfigFrom03(raw: unknown): Json {
+  const value = obj(raw);
+  const name = typeof value.name === 'string' ? value.name.split('/') : [];
+  return pushConfigFrom03(name[1], value.pushNotificationConfig);
+}
+
+/**
+ * The proto-JSON CreateTaskPushNotificationConfigRequest → 1.0 config of task `taskId`. The
+ * proto's request wraps the config twice (`{config: {pushNotificationConfig}}`, id in
+ * `configId`); some clients send the TaskPushNotificationConfig itself.
+ */
+export function createConfigFrom03(taskId: unknown, raw: Json): Json {
+  const wrapper = isObject(raw.config) ? raw.config : raw;
+  const config = isObject(wrapper.pushNotificationConfig) ? wrapper.pushNotificationConfig : {};
+  const id = config.id ?? (typeof raw.configId === 'string' ? raw.configId : undefined);
+  return pushConfigFrom03(taskId, id === undefined ? config : { ...config, id });
+}
+
+/** A 1.0 config → the proto-JSON CreateTaskPushNotificationConfigRequest. */
+export function createConfigTo03(request: Json): Json {
+  const id = typeof request.id === 'string' ? request.id : '';
+  return {
+    parent: `tasks/${String(request.taskId)}`,
+    config: {
+      name: `tasks/${String(request.taskId)}/pushNotificationConfigs/${id}`,
+      pushNotificationConfig: pushConfigTo03(request),
+    },
+    ...(request.id === undefined ? {} : { configId: request.id }),
+  };
+}
+
+/**
  * 0.3 `MessageSendParams` (`dialect`) → 1.0 SendMessageRequest (unvalidated). JSON-RPC 0.3
  * `blocking` defaults to waiting, like 1.0 without `returnImmediately`; in proto-JSON an absent
  * `blocking` is proto3's `false` (what the 0.3 SDKs read it as), so only `true` waits there.

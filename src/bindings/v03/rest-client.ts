@@ -27,7 +27,7 @@ import {
 import type { TransportOptions } from '../../transport/transport.js';
 import { errorFromStatus } from '../rest/client.js';
 import { eventFrom03, isObject, taskFrom03, type Json } from './convert.js';
-import { pushConfigFrom03, pushConfigTo03, sendParamsTo03 } from './requests.js';
+import { createConfigTo03, namedConfigFrom03, sendParamsTo03 } from './requests.js';
 import { CODE_BY_V03_JSONRPC, V03_VERSION } from './wire.js';
 
 const JSON_TYPE = 'application/json';
@@ -71,17 +71,11 @@ export class Rest03Transport extends HttpTransport {
       case 'SubscribeToTask':
         url = `${task}:subscribe`;
         break;
-      case 'CreateTaskPushNotificationConfig': {
+      case 'CreateTaskPushNotificationConfig':
         method = 'POST';
         url = `${task}/pushNotificationConfigs`;
-        const config = pushConfigTo03(r);
-        body = {
-          parent: `tasks/${String(r.taskId)}`,
-          config: { name: configName(r), pushNotificationConfig: config },
-          ...(r.id === undefined ? {} : { configId: r.id }),
-        };
+        body = createConfigTo03(r);
         break;
-      }
       case 'GetTaskPushNotificationConfig':
         url = `${task}/pushNotificationConfigs/${seg(r.id)}`;
         break;
@@ -161,11 +155,6 @@ export class Rest03Transport extends HttpTransport {
   }
 }
 
-function configName(r: Json): string {
-  const id = typeof r.id === 'string' ? r.id : '';
-  return `tasks/${String(r.taskId)}/pushNotificationConfigs/${id}`;
-}
-
 /** The 1.0 form of a 0.3 REST result. */
 function resultFrom03(operation: OperationName, body: unknown): unknown {
   const value = isObject(body) ? body : {};
@@ -177,9 +166,11 @@ function resultFrom03(operation: OperationName, body: unknown): unknown {
       return taskFrom03(value);
     case 'CreateTaskPushNotificationConfig':
     case 'GetTaskPushNotificationConfig':
-      return configFrom03(value);
+      return namedConfigFrom03(value);
     case 'ListTaskPushNotificationConfigs':
-      return { configs: (Array.isArray(value.configs) ? value.configs : []).map(configFrom03) };
+      return {
+        configs: (Array.isArray(value.configs) ? value.configs : []).map(namedConfigFrom03),
+      };
     case 'DeleteTaskPushNotificationConfig':
       return {};
     case 'GetExtendedAgentCard':
@@ -188,13 +179,6 @@ function resultFrom03(operation: OperationName, body: unknown): unknown {
     case 'ListTasks':
       return body;
   }
-}
-
-/** A proto-JSON TaskPushNotificationConfig (`name` = `tasks/{t}/pushNotificationConfigs/{c}`). */
-function configFrom03(raw: unknown): Json {
-  const value = isObject(raw) ? raw : {};
-  const name = typeof value.name === 'string' ? value.name.split('/') : [];
-  return pushConfigFrom03(name[1], value.pushNotificationConfig);
 }
 
 /** The A2A error of a 0.3 error body: `{code, message}` with a JSON-RPC code, or a Status. */

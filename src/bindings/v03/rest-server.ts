@@ -24,7 +24,7 @@ import {
   httpStatus03,
   requestedExtensions03,
 } from './errors.js';
-import { pushConfigFrom03, pushConfigTo03, sendParamsFrom03 } from './requests.js';
+import { createConfigFrom03, namedConfigTo03, sendParamsFrom03 } from './requests.js';
 import { V03_VERSION } from './wire.js';
 
 const JSON_TYPE = 'application/json';
@@ -165,15 +165,8 @@ function paramsOf(route: Route03, req: HttpRequest, query: string, maxBodyBytes:
     case 'CancelTask':
     case 'SubscribeToTask':
       return { id: taskId };
-    case 'CreateTaskPushNotificationConfig': {
-      const raw = body(req, maxBodyBytes);
-      // The proto's request wraps the config twice ({config: {pushNotificationConfig}}); some
-      // clients send the TaskPushNotificationConfig itself.
-      const wrapper = isObject(raw.config) ? raw.config : raw;
-      const config = isObject(wrapper.pushNotificationConfig) ? wrapper.pushNotificationConfig : {};
-      const id = config.id ?? (typeof raw.configId === 'string' ? raw.configId : undefined);
-      return pushConfigFrom03(taskId, id === undefined ? config : { ...config, id });
-    }
+    case 'CreateTaskPushNotificationConfig':
+      return createConfigFrom03(taskId, body(req, maxBodyBytes));
     case 'GetTaskPushNotificationConfig':
     case 'DeleteTaskPushNotificationConfig':
       return { taskId, id: configId };
@@ -215,11 +208,11 @@ function resultTo03(name: OperationName, result: unknown): unknown {
       return taskTo03(value, 'proto');
     case 'CreateTaskPushNotificationConfig':
     case 'GetTaskPushNotificationConfig':
-      return configTo03(value);
+      return namedConfigTo03(value);
     case 'ListTaskPushNotificationConfigs':
       return {
         configs: (Array.isArray(value.configs) ? value.configs : []).map((c) =>
-          configTo03(isObject(c) ? c : {}),
+          namedConfigTo03(isObject(c) ? c : {}),
         ),
       };
     case 'GetExtendedAgentCard':
@@ -230,10 +223,4 @@ function resultTo03(name: OperationName, result: unknown): unknown {
     case 'ListTasks':
       return result;
   }
-}
-
-/** The proto-JSON TaskPushNotificationConfig: resource name plus the nested config. */
-function configTo03(config: Json): Json {
-  const name = `tasks/${String(config.taskId)}/pushNotificationConfigs/${String(config.id)}`;
-  return { name, pushNotificationConfig: pushConfigTo03(config) };
 }
