@@ -16,8 +16,6 @@ import type { NewDelivery, PushOutbox, StoreFacets, TaskStore } from '../stores/
 import { ATTR, EVENT, SPAN } from './names.js';
 import type { TelemetryRuntime } from './runtime.js';
 
-const STATE_LABELS = [ATTR.taskState] as const;
-
 /** `store` with its appends traced and measured by `runtime`. */
 export function tracedStore(runtime: TelemetryRuntime, store: TaskStore): TaskStore {
   const facets = tracedFacets(runtime, store.facets);
@@ -30,13 +28,13 @@ export function tracedStore(runtime: TelemetryRuntime, store: TaskStore): TaskSt
         return store.append(scope, taskId, events, expectedSeq, options);
       }
       const started = performance.now();
-      const parent = runtime.active();
-      const writer = trace.getSpan(parent);
+      const parent = tracer && runtime.active();
+      const writer = parent && trace.getSpan(parent);
       // The writer's span still open (the operation being served): an event on it. Otherwise
       // (a task running on after its request answered, a recovery): a span of its own.
       const span =
-        tracer !== undefined && writer?.isRecording() !== true
-          ? tracer.startSpan(
+        parent !== undefined && writer?.isRecording() !== true
+          ? tracer?.startSpan(
               SPAN.append,
               {
                 kind: SpanKind.INTERNAL,
@@ -45,7 +43,11 @@ export function tracedStore(runtime: TelemetryRuntime, store: TaskStore): TaskSt
               parent,
             )
           : undefined;
-      const carried = tracer && runtime.carrier(span ? trace.setSpan(parent, span) : parent);
+      // Only the push deliveries an append enqueues carry its trace context: none, none to make.
+      const carried =
+        parent !== undefined && options?.push !== undefined
+          ? runtime.carrier(span ? trace.setSpan(parent, span) : parent)
+          : undefined;
       const state = settledState(events);
       let failure: string | undefined;
       try {
@@ -56,7 +58,7 @@ export function tracedStore(runtime: TelemetryRuntime, store: TaskStore): TaskSt
           expectedSeq,
           carried ? { ...options, trace: carried } : options,
         );
-        if (state !== undefined) meters?.taskOutcomes.add(1, runtime.labels(STATE_LABELS, state));
+        if (state !== undefined && meters !== undefined) meters.taskOutcomes.get(state).value++;
         return seq;
       } catch (error) {
         failure = error instanceof Error ? error.name : 'Error';
@@ -68,7 +70,7 @@ export function tracedStore(runtime: TelemetryRuntime, store: TaskStore): TaskSt
           if (state !== undefined) span.setAttribute(ATTR.taskState, state);
           if (failure !== undefined) span.setAttribute(ATTR.errorType, failure);
           span.end();
-        } else if (tracer !== undefined && writer !== undefined) {
+        } else if (writer !== undefined) {
           const attributes: Attributes = { [ATTR.appendEvents]: events.length };
           if (state !== undefined) attributes[ATTR.taskState] = state;
           if (failure !== undefined) attributes[ATTR.errorType] = failure;
