@@ -128,3 +128,8 @@ export class TelemetryRuntime {
     return context.with(ctx, fn);
   }
 }
+
+/** A promise rejected with `error` (what an async function makes of a synchronous throw). */
+export async function rejected(error: unknown): Promise<never> {
+  throw error;
+}

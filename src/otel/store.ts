@@ -14,14 +14,14 @@ import type { StreamResponse } from '../core/schemas/index.js';
 import { isSettled } from '../core/task-state.js';
 import type { NewDelivery, PushOutbox, StoreFacets, TaskStore } from '../stores/types.js';
 import { ATTR, EVENT, SPAN } from './names.js';
-import type { TelemetryRuntime } from './runtime.js';
+import { rejected, type TelemetryRuntime } from './runtime.js';
 
 /** `store` with its appends traced and measured by `runtime`. */
 export function tracedStore(runtime: TelemetryRuntime, store: TaskStore): TaskStore {
   const facets = tracedFacets(runtime, store.facets);
   return {
     create: (scope, task, options) => store.create(scope, task, options),
-    async append(scope, taskId, events, expectedSeq, options) {
+    append(scope, taskId, events, expectedSeq, options) {
       const tracer = runtime.tracer();
       const meters = runtime.metrics();
       if (tracer === undefined && meters === undefined) {
@@ -49,22 +49,8 @@ export function tracedStore(runtime: TelemetryRuntime, store: TaskStore): TaskSt
           ? runtime.carrier(span ? trace.setSpan(parent, span) : parent)
           : undefined;
       const state = settledState(events);
-      let failure: string | undefined;
-      try {
-        const seq = await store.append(
-          scope,
-          taskId,
-          events,
-          expectedSeq,
-          carried ? { ...options, trace: carried } : options,
-        );
-        if (state !== undefined && meters !== undefined) meters.taskOutcomes.get(state).value++;
-        return seq;
-      } catch (error) {
-        failure = error instanceof Error ? error.name : 'Error';
-        span?.setStatus({ code: SpanStatusCode.ERROR, message: String(error) });
-        throw error;
-      } finally {
+      // Settled in a reaction rather than an async function: one promise less per append.
+      const settle = (failure: string | undefined) => {
         meters?.appendDuration.record((performance.now() - started) / 1000);
         if (span !== undefined) {
           if (state !== undefined) span.setAttribute(ATTR.taskState, state);
@@ -76,7 +62,29 @@ export function tracedStore(runtime: TelemetryRuntime, store: TaskStore): TaskSt
           if (failure !== undefined) attributes[ATTR.errorType] = failure;
           writer.addEvent(EVENT.append, attributes);
         }
+      };
+      const failed = (error: unknown): never => {
+        span?.setStatus({ code: SpanStatusCode.ERROR, message: String(error) });
+        settle(error instanceof Error ? error.name : 'Error');
+        throw error;
+      };
+      let appended: Promise<number>;
+      try {
+        appended = store.append(
+          scope,
+          taskId,
+          events,
+          expectedSeq,
+          carried ? { ...options, trace: carried } : options,
+        );
+      } catch (error) {
+        appended = rejected(error);
       }
+      return appended.then((seq) => {
+        if (state !== undefined && meters !== undefined) meters.taskOutcomes.get(state).value++;
+        settle(undefined);
+        return seq;
+      }, failed);
     },
     get: (scope, taskId) => store.get(scope, taskId),
     events: (scope, taskId, afterSeq, limit, maxBytes) =>
