@@ -25,14 +25,21 @@ import {
   BatchSpanProcessor,
   InMemorySpanExporter,
   SimpleSpanProcessor,
+  type ReadableSpan,
   type SpanProcessor,
 } from '@opentelemetry/sdk-trace-base';
+import type { ExportResult } from '@opentelemetry/core';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { fileURLToPath } from 'node:url';
 import type { OperationMiddleware } from '../../src/core/middleware.js';
 import { createA2AHandler } from '../../src/http/index.js';
 import type { HttpRequest, HttpResponse } from '../../src/http/types.js';
 import { a2aTelemetry } from '../../src/otel/index.js';
 import { A2AServer, MemoryEventBus, MemoryTaskStore } from '../../src/server/index.js';
 import { serveRpc } from '../ipc.js';
+import { Child } from '../proc.js';
+import { toNodeListener } from '../../src/node/index.js';
 import { sendRequest } from '../load/requests.js';
 import { nextMessageId } from '../load/sse-load.js';
 import { kitEcho } from '../servers/kit-agent.js';
@@ -51,27 +58,38 @@ class Reader extends MetricReader {
 
 const contextManager = new AsyncLocalStorageContextManager();
 
+/**
+ * The in-memory exporter, counting and dropping what it was given once it has it, as a real
+ * exporter sends and forgets (keeping 10,000 spans alive made GC a third of the cost).
+ */
+class DroppingExporter extends InMemorySpanExporter {
+  exported = 0;
+  override export(spans: ReadableSpan[], done: (result: ExportResult) => void): void {
+    super.export(spans, done);
+    this.exported += this.getFinishedSpans().length;
+    this.reset();
+  }
+}
+
 /** One SDK setup: providers recording to memory. */
 interface Sdk {
-  readonly exporter: InMemorySpanExporter;
+  readonly exporter: DroppingExporter;
   readonly tracerProvider: BasicTracerProvider;
   readonly meterProvider: MeterProvider;
   /** Which of the two is registered (both, but for the breakdown variants). */
   readonly signals: 'both' | 'traces' | 'metrics';
-  exported: number;
 }
 
 function sdk(
   processor: (exporter: InMemorySpanExporter) => SpanProcessor,
   signals: Sdk['signals'] = 'both',
 ): Sdk {
-  const exporter = new InMemorySpanExporter();
+  const exporter = new DroppingExporter();
   return {
     exporter,
     tracerProvider: new BasicTracerProvider({ spanProcessors: [processor(exporter)] }),
     meterProvider: new MeterProvider({ readers: [new Reader()] }),
     signals,
-    exported: 0,
   };
 }
 
@@ -93,12 +111,6 @@ function register(setup: Sdk | 'context' | undefined): void {
       propagators: [new W3CTraceContextPropagator(), new W3CBaggagePropagator()],
     }),
   );
-}
-
-/** Counts and drops what the exporter holds (an exporter sends and forgets). */
-function drain(setup: Sdk): void {
-  setup.exported += setup.exporter.getFinishedSpans().length;
-  setup.exporter.reset();
 }
 
 /** A server with no telemetry, or one wired with a2a-kit/otel on the global providers. */
@@ -139,20 +151,32 @@ interface Variant {
    * dropped three spans in four (cheap, and not what a server does).
    */
   readonly yields?: boolean;
+  /** Over HTTP: sends `total` requests from the load process instead of calling `call`. */
+  readonly all?: (total: number, concurrency: number) => Promise<void>;
 }
 
 function send(setup: Sdk | 'context' | undefined, instrumented: boolean): Variant {
   const serve = handler(instrumented);
-  if (typeof setup !== 'object') {
-    return { setup, yields: true, call: async () => check(await serve(request())) };
-  }
+  return { setup, yields: true, call: async () => check(await serve(request())) };
+}
+
+let load: Promise<Child> | undefined;
+
+/** The same server behind node:http on loopback, its requests sent by another process. */
+function overHttp(setup: Sdk | undefined, instrumented: boolean): Variant {
+  const server = createServer(toNodeListener(handler(instrumented)));
+  const port = new Promise<number>((resolve) =>
+    server.listen(0, '127.0.0.1', () => resolve((server.address() as AddressInfo).port)),
+  );
   return {
     setup,
-    yields: true,
-    call: async () => {
-      await check(await serve(request()));
-      // A real exporter sends what it is given and drops it: so does this one, after the call.
-      if (setup.exporter.getFinishedSpans().length > 0) drain(setup);
+    call: () => Promise.reject(new Error('over HTTP: sent by the load process')),
+    all: async (total, concurrency) => {
+      load ??= Child.start({
+        name: 'otel load',
+        script: fileURLToPath(new URL('./otel-load.js', import.meta.url)),
+      });
+      await (await load).call('send', { port: await port, total, concurrency });
     },
   };
 }
@@ -171,6 +195,10 @@ export const VARIANT = {
   contextOnly: 'send, no telemetry, AsyncLocalStorage context manager in use',
   tracesOnly: 'send, a2a-kit/otel, tracer provider only (BatchSpanProcessor)',
   metricsOnly: 'send, a2a-kit/otel, meter provider only',
+  httpPlain: 'over HTTP: send, no telemetry',
+  httpNoSdk: 'over HTTP: send, a2a-kit/otel, no SDK registered',
+  httpBatch: 'over HTTP: send, a2a-kit/otel, SDK to memory (BatchSpanProcessor)',
+  httpSimple: 'over HTTP: send, a2a-kit/otel, SDK to memory (SimpleSpanProcessor)',
   passThrough: 'middleware alone, pass-through',
   otelMiddleware: 'middleware alone, otel, no SDK registered',
 } as const;
@@ -195,6 +223,16 @@ const VARIANTS: Record<string, Variant> = {
     sdk((exporter) => new BatchSpanProcessor(exporter), 'metrics'),
     true,
   ),
+  [VARIANT.httpPlain]: overHttp(undefined, false),
+  [VARIANT.httpNoSdk]: overHttp(undefined, true),
+  [VARIANT.httpBatch]: overHttp(
+    sdk((exporter) => new BatchSpanProcessor(exporter)),
+    true,
+  ),
+  [VARIANT.httpSimple]: overHttp(
+    sdk((exporter) => new SimpleSpanProcessor(exporter)),
+    true,
+  ),
   [VARIANT.passThrough]: {
     setup: undefined,
     call: () => passThrough('GetTask', {}, call, next),
@@ -210,14 +248,17 @@ const turn = () => new Promise<void>((resolve) => setImmediate(resolve));
 async function run(variant: Variant, total: number, concurrency: number): Promise<number> {
   let n = 0;
   const start = process.cpuUsage();
-  await Promise.all(
-    Array.from({ length: concurrency }, async () => {
-      while (n++ < total) {
-        await variant.call();
-        if (variant.yields === true) await turn();
-      }
-    }),
-  );
+  if (variant.all) await variant.all(total, concurrency);
+  else {
+    await Promise.all(
+      Array.from({ length: concurrency }, async () => {
+        while (n++ < total) {
+          await variant.call();
+          if (variant.yields === true) await turn();
+        }
+      }),
+    );
+  }
   const used = process.cpuUsage(start);
   return (used.user + used.system) / total;
 }
@@ -226,7 +267,6 @@ async function run(variant: Variant, total: number, concurrency: number): Promis
 async function settle(setup: Sdk | 'context' | undefined): Promise<void> {
   if (typeof setup !== 'object') return;
   await setup.tracerProvider.forceFlush();
-  drain(setup);
 }
 
 /** Registers the variant's setup, warms up, then measures `calls` calls. */
@@ -237,10 +277,10 @@ async function measure(name: string, calls: number, warmUp: number, concurrency:
   await run(variant, warmUp, concurrency);
   await settle(variant.setup);
   const setup = variant.setup;
-  const before = typeof setup === 'object' ? setup.exported : 0;
+  const before = typeof setup === 'object' ? setup.exporter.exported : 0;
   const cpuMicros = await run(variant, calls, concurrency);
   await settle(setup);
-  const spans = typeof setup === 'object' ? setup.exported - before : 0;
+  const spans = typeof setup === 'object' ? setup.exporter.exported - before : 0;
   register(undefined);
   return { variant: name, cpuMicros, spansPerCall: spans / calls } satisfies OtelResult;
 }
@@ -253,6 +293,7 @@ if (process.send === undefined) {
   const calls = Number(flag('calls') ?? 2000);
   const result = await measure(flag('variant') ?? VARIANT.plain, calls, 500, 50);
   console.log(JSON.stringify(result));
+  process.exit(0); // the over-HTTP variants' servers listen
 } else {
   serveRpc({
     variants: () => Object.keys(VARIANTS),
