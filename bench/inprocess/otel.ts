@@ -38,18 +38,12 @@ import type { HttpRequest, HttpResponse } from '../../src/http/types.js';
 import { a2aTelemetry } from '../../src/otel/index.js';
 import { A2AServer, MemoryEventBus, MemoryTaskStore } from '../../src/server/index.js';
 import { serveRpc } from '../ipc.js';
+import { VARIANT, type OtelResult } from './otel-variants.js';
 import { Child } from '../proc.js';
 import { toNodeListener } from '../../src/node/index.js';
 import { sendRequest } from '../load/requests.js';
 import { nextMessageId } from '../load/sse-load.js';
 import { kitEcho } from '../servers/kit-agent.js';
-
-/** CPU µs per call of each variant, and the spans it exported per call. */
-export interface OtelResult {
-  variant: string;
-  cpuMicros: number;
-  spansPerCall: number;
-}
 
 class Reader extends MetricReader {
   protected override async onForceFlush(): Promise<void> {}
@@ -185,23 +179,6 @@ const passThrough: OperationMiddleware = (_o, _p, _c, next) => next();
 const otelMiddleware = a2aTelemetry().middleware;
 const next = () => Promise.resolve(undefined);
 const call = { protocolBinding: 'JSONRPC' };
-
-/** Variant names the scenario reads. */
-export const VARIANT = {
-  plain: 'send, no telemetry',
-  noSdk: 'send, a2a-kit/otel, no SDK registered',
-  batch: 'send, a2a-kit/otel, SDK to memory (BatchSpanProcessor)',
-  simple: 'send, a2a-kit/otel, SDK to memory (SimpleSpanProcessor)',
-  contextOnly: 'send, no telemetry, AsyncLocalStorage context manager in use',
-  tracesOnly: 'send, a2a-kit/otel, tracer provider only (BatchSpanProcessor)',
-  metricsOnly: 'send, a2a-kit/otel, meter provider only',
-  httpPlain: 'over HTTP: send, no telemetry',
-  httpNoSdk: 'over HTTP: send, a2a-kit/otel, no SDK registered',
-  httpBatch: 'over HTTP: send, a2a-kit/otel, SDK to memory (BatchSpanProcessor)',
-  httpSimple: 'over HTTP: send, a2a-kit/otel, SDK to memory (SimpleSpanProcessor)',
-  passThrough: 'middleware alone, pass-through',
-  otelMiddleware: 'middleware alone, otel, no SDK registered',
-} as const;
 
 const VARIANTS: Record<string, Variant> = {
   [VARIANT.plain]: send(undefined, false),
