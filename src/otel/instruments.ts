@@ -8,8 +8,11 @@
 import type { Attributes, Counter, Histogram, Meter, ObservableResult } from '@opentelemetry/api';
 import { ATTR, METRIC } from './names.js';
 
-/** Label sets kept per instrument (methods × bindings × outcomes is far fewer; this bounds a misuse). */
-const MAX_LABEL_SETS = 2000;
+/**
+ * Label sets kept per instrument (methods × bindings × outcomes is far fewer; this bounds a
+ * misuse): with the overflow series, the SDK's default cardinality limit of 2,000 series.
+ */
+const MAX_LABEL_SETS = 1999;
 
 /** One count and its attributes (shared and frozen, so a histogram can record with them too). */
 export class Tally {
