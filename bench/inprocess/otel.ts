@@ -37,7 +37,7 @@ import { createA2AHandler } from '../../src/http/index.js';
 import type { HttpRequest, HttpResponse } from '../../src/http/types.js';
 import { a2aTelemetry } from '../../src/otel/index.js';
 import { A2AServer, MemoryEventBus, MemoryTaskStore } from '../../src/server/index.js';
-import { serveRpc } from '../ipc.js';
+import { childArg, serveRpc } from '../ipc.js';
 import { VARIANT, type OtelResult } from './otel-variants.js';
 import { Child } from '../proc.js';
 import { toNodeListener } from '../../src/node/index.js';
@@ -166,9 +166,11 @@ function overHttp(setup: Sdk | undefined, instrumented: boolean): Variant {
     setup,
     call: () => Promise.reject(new Error('over HTTP: sent by the load process')),
     all: async (total, concurrency) => {
+      // On the load generator's core when the bench pins (a child inherits this one's core).
       load ??= Child.start({
         name: 'otel load',
         script: fileURLToPath(new URL('./otel-load.js', import.meta.url)),
+        cpu: childArg('load-cpu'),
       });
       await (await load).call('send', { port: await port, total, concurrency });
     },

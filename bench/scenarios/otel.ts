@@ -20,6 +20,7 @@ export async function otelScenario(ctx: BenchContext): Promise<ScenarioResult> {
     name: 'otel in process',
     script: fileURLToPath(new URL('../inprocess/otel.js', import.meta.url)),
     cpu: ctx.pinning?.server,
+    args: ctx.pinning ? [`--load-cpu=${ctx.pinning.load}`] : [],
   });
   try {
     const variants = await child.call<string[]>('variants', {});
