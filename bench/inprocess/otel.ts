@@ -1,53 +1,116 @@
 /**
  * The cost of a2a-kit/otel, in process (no sockets, so nothing hides it): CPU time per echo task
  * sent through the HTTP handler (JSON-RPC SendMessage) with no telemetry, with a2a-kit/otel
- * wired in but no SDK registered, and with the real SDK recording every span and metric to
- * memory; and the operation middleware alone, a pass-through one next to the otel one with no
- * SDK (the no-op path).
+ * wired in but no SDK registered, and with the real SDK registered the way a Node user does it
+ * (global tracer and meter providers, W3C trace context and baggage propagators, the
+ * AsyncLocalStorage context manager) recording every span and metric to memory, once with the
+ * BatchSpanProcessor (what NodeSDK and production setups use) and once with the
+ * SimpleSpanProcessor (one export per span: tests and development). Before each measurement
+ * the variant's setup registers its SDK or unregisters everything: the variants without an
+ * SDK run with no context manager, so they do not pay AsyncLocalStorage's promise hooks that
+ * an earlier SDK variant switched on. One more variant shows what the context manager alone
+ * costs a server with no telemetry, and the operation middleware is measured alone too (a
+ * pass-through one next to the otel one with no SDK: the no-op path).
  */
-import { context } from '@opentelemetry/api';
+import { ROOT_CONTEXT, context, metrics, propagation, trace } from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
-import { W3CTraceContextPropagator } from '@opentelemetry/core';
+import {
+  CompositePropagator,
+  W3CBaggagePropagator,
+  W3CTraceContextPropagator,
+} from '@opentelemetry/core';
 import { MeterProvider, MetricReader } from '@opentelemetry/sdk-metrics';
 import {
   BasicTracerProvider,
+  BatchSpanProcessor,
   InMemorySpanExporter,
   SimpleSpanProcessor,
+  type ReadableSpan,
+  type SpanProcessor,
 } from '@opentelemetry/sdk-trace-base';
+import type { ExportResult } from '@opentelemetry/core';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { fileURLToPath } from 'node:url';
 import type { OperationMiddleware } from '../../src/core/middleware.js';
 import { createA2AHandler } from '../../src/http/index.js';
 import type { HttpRequest, HttpResponse } from '../../src/http/types.js';
-import { a2aTelemetry, type A2ATelemetry } from '../../src/otel/index.js';
+import { a2aTelemetry } from '../../src/otel/index.js';
 import { A2AServer, MemoryEventBus, MemoryTaskStore } from '../../src/server/index.js';
-import { serveRpc } from '../ipc.js';
+import { childArg, serveRpc } from '../ipc.js';
+import { VARIANT, type OtelResult } from './otel-variants.js';
+import { Child } from '../proc.js';
+import { toNodeListener } from '../../src/node/index.js';
 import { sendRequest } from '../load/requests.js';
 import { nextMessageId } from '../load/sse-load.js';
 import { kitEcho } from '../servers/kit-agent.js';
-
-/** CPU µs per call of each variant. */
-export interface OtelResult {
-  variant: string;
-  cpuMicros: number;
-}
 
 class Reader extends MetricReader {
   protected override async onForceFlush(): Promise<void> {}
   protected override async onShutdown(): Promise<void> {}
 }
 
-context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
-const exporter = new InMemorySpanExporter();
-const recording = a2aTelemetry({
-  tracerProvider: new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] }),
-  meterProvider: new MeterProvider({ readers: [new Reader()] }),
-  propagator: new W3CTraceContextPropagator(),
-});
-const unregistered = a2aTelemetry(); // global providers: nothing registered in this process
+const contextManager = new AsyncLocalStorageContextManager();
 
-function handlerWith(otel: A2ATelemetry | undefined) {
-  if (otel === undefined) {
-    return createA2AHandler(new A2AServer({ agent: kitEcho, logger: null }));
+/**
+ * The in-memory exporter, counting and dropping what it was given once it has it, as a real
+ * exporter sends and forgets (keeping 10,000 spans alive made GC a third of the cost).
+ */
+class DroppingExporter extends InMemorySpanExporter {
+  exported = 0;
+  override export(spans: ReadableSpan[], done: (result: ExportResult) => void): void {
+    super.export(spans, done);
+    this.exported += this.getFinishedSpans().length;
+    this.reset();
   }
+}
+
+/** One SDK setup: providers recording to memory. */
+interface Sdk {
+  readonly exporter: DroppingExporter;
+  readonly tracerProvider: BasicTracerProvider;
+  readonly meterProvider: MeterProvider;
+  /** Which of the two is registered (both, but for the breakdown variants). */
+  readonly signals: 'both' | 'traces' | 'metrics';
+}
+
+function sdk(
+  processor: (exporter: InMemorySpanExporter) => SpanProcessor,
+  signals: Sdk['signals'] = 'both',
+): Sdk {
+  const exporter = new DroppingExporter();
+  return {
+    exporter,
+    tracerProvider: new BasicTracerProvider({ spanProcessors: [processor(exporter)] }),
+    meterProvider: new MeterProvider({ readers: [new Reader()] }),
+    signals,
+  };
+}
+
+/** Registers `setup` globally (nothing but the context manager for 'context'), or nothing. */
+function register(setup: Sdk | 'context' | undefined): void {
+  trace.disable();
+  metrics.disable();
+  propagation.disable();
+  context.disable(); // also disables the manager's AsyncLocalStorage: no promise hooks
+  if (setup === undefined) return;
+  context.setGlobalContextManager(contextManager.enable());
+  // The manager's AsyncLocalStorage switches Node's promise hooks on at its first use (any
+  // instrumentation's first `context.with`); the SDK variants do that on their first send.
+  if (setup === 'context') return void context.with(ROOT_CONTEXT, () => undefined);
+  if (setup.signals !== 'metrics') trace.setGlobalTracerProvider(setup.tracerProvider);
+  if (setup.signals !== 'traces') metrics.setGlobalMeterProvider(setup.meterProvider);
+  propagation.setGlobalPropagator(
+    new CompositePropagator({
+      propagators: [new W3CTraceContextPropagator(), new W3CBaggagePropagator()],
+    }),
+  );
+}
+
+/** A server with no telemetry, or one wired with a2a-kit/otel on the global providers. */
+function handler(instrumented: boolean) {
+  if (!instrumented) return createA2AHandler(new A2AServer({ agent: kitEcho, logger: null }));
+  const otel = a2aTelemetry();
   const server = new A2AServer({
     agent: otel.agent(kitEcho),
     store: otel.store(new MemoryTaskStore()),
@@ -72,46 +135,151 @@ async function check(response: HttpResponse): Promise<void> {
   }
 }
 
-const plain = handlerWith(undefined);
-const noSdk = handlerWith(unregistered);
-const sdk = handlerWith(recording);
+/** One variant: what it registers, and one call. */
+interface Variant {
+  readonly setup: Sdk | 'context' | undefined;
+  readonly call: () => Promise<unknown>;
+  /**
+   * Sends give the event loop a turn after each call, as requests arriving on sockets do: with
+   * only microtasks the batch processor's export timer never ran, its queue filled up and it
+   * dropped three spans in four (cheap, and not what a server does).
+   */
+  readonly yields?: boolean;
+  /** Over HTTP: sends `total` requests from the load process instead of calling `call`. */
+  readonly all?: (total: number, concurrency: number) => Promise<void>;
+}
+
+function send(setup: Sdk | 'context' | undefined, instrumented: boolean): Variant {
+  const serve = handler(instrumented);
+  return { setup, yields: true, call: async () => check(await serve(request())) };
+}
+
+let load: Promise<Child> | undefined;
+
+/** The same server behind node:http on loopback, its requests sent by another process. */
+function overHttp(setup: Sdk | undefined, instrumented: boolean): Variant {
+  const server = createServer(toNodeListener(handler(instrumented)));
+  const port = new Promise<number>((resolve) =>
+    server.listen(0, '127.0.0.1', () => resolve((server.address() as AddressInfo).port)),
+  );
+  return {
+    setup,
+    call: () => Promise.reject(new Error('over HTTP: sent by the load process')),
+    all: async (total, concurrency) => {
+      // On the load generator's core when the bench pins (a child inherits this one's core).
+      load ??= Child.start({
+        name: 'otel load',
+        script: fileURLToPath(new URL('./otel-load.js', import.meta.url)),
+        cpu: childArg('load-cpu'),
+      });
+      await (await load).call('send', { port: await port, total, concurrency });
+    },
+  };
+}
+
 const passThrough: OperationMiddleware = (_o, _p, _c, next) => next();
+const otelMiddleware = a2aTelemetry().middleware;
 const next = () => Promise.resolve(undefined);
 const call = { protocolBinding: 'JSONRPC' };
 
-const VARIANTS: Record<string, () => Promise<unknown>> = {
-  'send, no telemetry': async () => check(await plain(request())),
-  'send, a2a-kit/otel, no SDK registered': async () => check(await noSdk(request())),
-  'send, a2a-kit/otel, SDK to memory': async () => {
-    await check(await sdk(request()));
-    // An exporter sends and forgets; keeping 10,000 spans alive made GC a third of the cost.
-    if (exporter.getFinishedSpans().length > 1_000) exporter.reset();
+const VARIANTS: Record<string, Variant> = {
+  [VARIANT.plain]: send(undefined, false),
+  [VARIANT.noSdk]: send(undefined, true),
+  [VARIANT.batch]: send(
+    sdk((exporter) => new BatchSpanProcessor(exporter)),
+    true,
+  ),
+  [VARIANT.simple]: send(
+    sdk((exporter) => new SimpleSpanProcessor(exporter)),
+    true,
+  ),
+  [VARIANT.contextOnly]: send('context', false),
+  [VARIANT.tracesOnly]: send(
+    sdk((exporter) => new BatchSpanProcessor(exporter), 'traces'),
+    true,
+  ),
+  [VARIANT.metricsOnly]: send(
+    sdk((exporter) => new BatchSpanProcessor(exporter), 'metrics'),
+    true,
+  ),
+  [VARIANT.httpPlain]: overHttp(undefined, false),
+  [VARIANT.httpNoSdk]: overHttp(undefined, true),
+  [VARIANT.httpBatch]: overHttp(
+    sdk((exporter) => new BatchSpanProcessor(exporter)),
+    true,
+  ),
+  [VARIANT.httpSimple]: overHttp(
+    sdk((exporter) => new SimpleSpanProcessor(exporter)),
+    true,
+  ),
+  [VARIANT.passThrough]: {
+    setup: undefined,
+    call: () => passThrough('GetTask', {}, call, next),
   },
-  'middleware alone, pass-through': () => passThrough('GetTask', {}, call, next),
-  'middleware alone, otel, no SDK registered': () =>
-    unregistered.middleware('GetTask', {}, call, next),
+  [VARIANT.otelMiddleware]: {
+    setup: undefined,
+    call: () => otelMiddleware('GetTask', {}, call, next),
+  },
 };
 
-async function run(variant: string, total: number, concurrency: number): Promise<number> {
-  const fn = VARIANTS[variant];
-  if (fn === undefined) throw new Error(`unknown variant ${variant}`);
+const turn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+async function run(variant: Variant, total: number, concurrency: number): Promise<number> {
   let n = 0;
   const start = process.cpuUsage();
-  await Promise.all(
-    Array.from({ length: concurrency }, async () => {
-      while (n++ < total) await fn();
-    }),
-  );
+  if (variant.all) await variant.all(total, concurrency);
+  else {
+    await Promise.all(
+      Array.from({ length: concurrency }, async () => {
+        while (n++ < total) {
+          await variant.call();
+          if (variant.yields === true) await turn();
+        }
+      }),
+    );
+  }
   const used = process.cpuUsage(start);
   return (used.user + used.system) / total;
 }
 
-serveRpc({
-  variants: () => Object.keys(VARIANTS),
-  measure: async (arg: { variant: string; calls: number; concurrency: number }) => {
-    // The middleware alone is ~100x cheaper than a send: more calls for a readable figure.
-    const calls = arg.variant.startsWith('middleware') ? arg.calls * 100 : arg.calls;
-    await run(arg.variant, Math.ceil(calls / 4), arg.concurrency); // warm-up
-    return { variant: arg.variant, cpuMicros: await run(arg.variant, calls, arg.concurrency) };
-  },
-});
+/** Lets the batch processor's pending export and timers run before the next variant. */
+async function settle(setup: Sdk | 'context' | undefined): Promise<void> {
+  if (typeof setup !== 'object') return;
+  await setup.tracerProvider.forceFlush();
+}
+
+/** Registers the variant's setup, warms up, then measures `calls` calls. */
+async function measure(name: string, calls: number, warmUp: number, concurrency: number) {
+  const variant = VARIANTS[name];
+  if (variant === undefined) throw new Error(`unknown variant ${name}`);
+  register(variant.setup);
+  await run(variant, warmUp, concurrency);
+  await settle(variant.setup);
+  const setup = variant.setup;
+  const before = typeof setup === 'object' ? setup.exporter.exported : 0;
+  const cpuMicros = await run(variant, calls, concurrency);
+  await settle(setup);
+  const spans = typeof setup === 'object' ? setup.exporter.exported - before : 0;
+  register(undefined);
+  return { variant: name, cpuMicros, spansPerCall: spans / calls } satisfies OtelResult;
+}
+
+if (process.send === undefined) {
+  // By hand, one variant (for `valgrind --tool=callgrind`, whose instruction counts do not
+  // depend on the machine's load): `node otel.js '--variant=send, no telemetry' --calls=2000`.
+  const flag = (name: string) =>
+    process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
+  const calls = Number(flag('calls') ?? 2000);
+  const result = await measure(flag('variant') ?? VARIANT.plain, calls, 500, 50);
+  console.log(JSON.stringify(result));
+  process.exit(0); // the over-HTTP variants' servers listen
+} else {
+  serveRpc({
+    variants: () => Object.keys(VARIANTS),
+    measure: (arg: { variant: string; calls: number; concurrency: number }) => {
+      // The middleware alone is ~100x cheaper than a send: more calls for a readable figure.
+      const calls = arg.variant.startsWith('middleware') ? arg.calls * 100 : arg.calls;
+      return measure(arg.variant, calls, Math.ceil(calls / 4), arg.concurrency);
+    },
+  });
+}

@@ -9,13 +9,18 @@
  * plain async iterator rather than an async generator: a generator around a generator costs a
  * promise chain per step, the hot path of every send.
  */
-import { SpanKind, SpanStatusCode, trace, type Attributes, type Span } from '@opentelemetry/api';
+import {
+  SpanKind,
+  SpanStatusCode,
+  trace,
+  type Attributes,
+  type Context,
+  type Span,
+} from '@opentelemetry/api';
 import type { Agent, AgentEvent, ExecutionContext } from '../server/agent.js';
-import type { Instruments } from './instruments.js';
+import type { Tally } from './instruments.js';
 import { ATTR, SPAN } from './names.js';
-import type { TelemetryRuntime } from './runtime.js';
-
-const AGENT_LABELS = [ATTR.agentName] as const;
+import { rejected, type TelemetryRuntime } from './runtime.js';
 
 /** `agent` with its executions traced by `runtime`. */
 export function tracedAgent(runtime: TelemetryRuntime, agent: Agent): Agent {
@@ -25,17 +30,22 @@ export function tracedAgent(runtime: TelemetryRuntime, agent: Agent): Agent {
       const tracer = runtime.tracer();
       const meters = runtime.metrics();
       if (tracer === undefined && meters === undefined) return agent.execute(ctx);
+      const running = meters?.activeTasks.get(agent.card.name);
+      if (running) running.value++;
+      if (tracer === undefined) {
+        // Metrics only: no span, no context to carry.
+        const events = agent.execute(ctx)[Symbol.asyncIterator]();
+        return new TracedExecution(runtime, undefined, events, undefined, running);
+      }
       const parent = runtime.active();
-      const span = tracer?.startSpan(
+      const span = tracer.startSpan(
         SPAN.execute,
         { kind: SpanKind.INTERNAL, attributes: startAttributes(agent, ctx) },
         parent,
       );
-      const active = span ? trace.setSpan(parent, span) : parent;
-      const labels = meters && runtime.labels(AGENT_LABELS, agent.card.name);
-      meters?.activeTasks.add(1, labels);
+      const active = trace.setSpan(parent, span);
       const events = runtime.within(active, () => agent.execute(ctx)[Symbol.asyncIterator]());
-      return new TracedExecution(runtime, active, events, span, meters, labels);
+      return new TracedExecution(runtime, active, events, span, running);
     },
   };
 }
@@ -50,17 +60,18 @@ function startAttributes(agent: Agent, ctx: ExecutionContext): Attributes {
   return attributes;
 }
 
-/** One execution's events, each step run with the execution's span active. */
+/** One execution's events, each step run with the execution's span active (when traced). */
 class TracedExecution implements AsyncIterableIterator<AgentEvent> {
   private done = false;
+  /** The last state the agent yielded, set on the span when it ends. */
+  private state: string | undefined;
 
   constructor(
     private readonly runtime: TelemetryRuntime,
-    private readonly active: ReturnType<TelemetryRuntime['active']>,
+    private readonly active: Context | undefined,
     private readonly events: AsyncIterator<AgentEvent>,
     private readonly span: Span | undefined,
-    private readonly meters: Instruments | undefined,
-    private readonly labels: Attributes | undefined,
+    private readonly running: Tally | undefined,
   ) {}
 
   [Symbol.asyncIterator](): this {
@@ -74,43 +85,56 @@ class TracedExecution implements AsyncIterableIterator<AgentEvent> {
    */
   next(): Promise<IteratorResult<AgentEvent>> {
     if (this.done) return Promise.resolve({ done: true, value: undefined });
-    const step = this.runtime.within(this.active, () => this.events.next());
+    const step =
+      this.active === undefined ? this.events.next() : this.runtime.within(this.active, this.step);
     step.then(this.observe, this.fail);
     return step;
   }
 
+  private readonly step = () => this.events.next();
+
   private readonly observe = (step: IteratorResult<AgentEvent>): void => {
     if (step.done === true) this.finish(false);
-    else if ('statusUpdate' in step.value) {
-      this.span?.setAttribute(ATTR.taskState, step.value.statusUpdate.status.state);
-    }
+    else if ('statusUpdate' in step.value) this.state = step.value.statusUpdate.status.state;
   };
 
   private readonly fail = (error: unknown): void => this.finish(true, error);
 
   /** Stopped early (a cancel, a halt): the agent's generator is closed too. */
-  async return(value?: unknown): Promise<IteratorResult<AgentEvent>> {
-    if (this.done) return { done: true, value: undefined };
+  return(value?: unknown): Promise<IteratorResult<AgentEvent>> {
+    if (this.done) return Promise.resolve({ done: true, value: undefined });
+    const close = () => Promise.resolve(this.events.return?.(value));
+    let closed: Promise<unknown>;
     try {
-      await this.runtime.within(this.active, () => this.events.return?.(value));
-      this.finish(false);
+      closed = this.active === undefined ? close() : this.runtime.within(this.active, close);
     } catch (error) {
-      this.finish(true, error);
-      throw error;
+      closed = rejected(error);
     }
-    return { done: true, value: undefined };
+    // A reaction rather than an async function: fewer promises on every send's last step.
+    return closed.then(
+      () => {
+        this.finish(false);
+        return { done: true, value: undefined };
+      },
+      (error: unknown) => {
+        this.finish(true, error);
+        throw error;
+      },
+    );
   }
 
   private finish(failed: boolean, error?: unknown): void {
     if (this.done) return;
     this.done = true;
+    if (this.running) this.running.value--;
     const span = this.span;
-    if (failed && span !== undefined) {
+    if (span === undefined) return;
+    if (this.state !== undefined) span.setAttribute(ATTR.taskState, this.state);
+    if (failed) {
       span.recordException(error instanceof Error ? error : String(error));
       span.setStatus({ code: SpanStatusCode.ERROR, message: 'the agent threw' });
       span.setAttribute(ATTR.errorType, error instanceof Error ? error.name : 'Error');
     }
-    this.meters?.activeTasks.add(-1, this.labels);
-    span?.end();
+    span.end();
   }
 }

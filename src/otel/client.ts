@@ -13,7 +13,7 @@ import type { ClientCall, Interceptor } from '../client/interceptors.js';
 import type { Instruments } from './instruments.js';
 import { ATTR } from './names.js';
 import type { TelemetryRuntime } from './runtime.js';
-import { REQUEST_LABELS, end } from './server.js';
+import { end } from './server.js';
 
 /** What one call keeps across its attempts (in `ClientCall.callState`). */
 interface CallTrace {
@@ -72,9 +72,12 @@ export function clientInterceptor(runtime: TelemetryRuntime): Interceptor {
         call.operation === 'SendStreamingMessage' || call.operation === 'SubscribeToTask';
       if (state.span) end(state.span, state.facts, outcome, streamed ? state.events : undefined);
       if (state.meters === undefined) return;
-      const labels = runtime.labels(REQUEST_LABELS, call.operation, call.binding, outcome);
-      state.meters.clientRequests.add(1, labels);
-      state.meters.clientDuration.record((performance.now() - state.started) / 1000, labels);
+      const tally = state.meters.clientRequests.get(call.operation, call.binding, outcome);
+      tally.value++;
+      state.meters.clientDuration.record(
+        (performance.now() - state.started) / 1000,
+        tally.attributes,
+      );
     },
   };
 }

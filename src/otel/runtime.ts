@@ -10,7 +10,6 @@ import {
   metrics as globalMetrics,
   propagation,
   trace,
-  type Attributes,
   type Context,
   type MeterProvider,
   type TextMapPropagator,
@@ -19,9 +18,6 @@ import {
 } from '@opentelemetry/api';
 import { Instruments } from './instruments.js';
 import { SCOPE } from './names.js';
-
-/** Label sets kept (methods × bindings × outcomes is far fewer; this bounds a misuse). */
-const MAX_LABEL_SETS = 4096;
 
 /** Options of {@link a2aTelemetry} that say where spans and metrics go. */
 export interface TelemetryProviders {
@@ -44,7 +40,6 @@ export class TelemetryRuntime {
   private noopMeters = false;
   /** What `inject` wrote for each context (contexts are immutable, so the answer never changes). */
   private carriers = new WeakMap<Context, Readonly<Record<string, string>>>();
-  private labelSets = new Map<string, Attributes>();
 
   constructor(private readonly options: TelemetryProviders) {}
 
@@ -123,22 +118,6 @@ export class TelemetryRuntime {
     });
   }
 
-  /**
-   * One shared attribute set per combination of `values` under `keys` (metric labels: method,
-   * binding, outcome), so recording a measurement allocates none.
-   */
-  labels(keys: readonly string[], ...values: string[]): Attributes {
-    const id = `${keys[0] ?? ''}\u0000${values.join('\u0000')}`;
-    let set = this.labelSets.get(id);
-    if (set === undefined) {
-      const built: Attributes = {};
-      keys.forEach((key, i) => (built[key] = values[i]));
-      set = Object.freeze(built);
-      if (this.labelSets.size < MAX_LABEL_SETS) this.labelSets.set(id, set);
-    }
-    return set;
-  }
-
   /** The active context (AsyncLocalStorage, when a context manager is registered). */
   active(): Context {
     return context.active();
@@ -148,4 +127,9 @@ export class TelemetryRuntime {
   within<T>(ctx: Context, fn: () => T): T {
     return context.with(ctx, fn);
   }
+}
+
+/** A promise rejected with `error` (what an async function makes of a synchronous throw). */
+export async function rejected(error: unknown): Promise<never> {
+  throw error;
 }

@@ -6,77 +6,94 @@
  * the span's context. A stream's span ends when the stream ends. Errors set `error.type` to the
  * A2A error code and the span status to ERROR. Also records the request metrics.
  */
-import { SpanKind, SpanStatusCode, trace, type Attributes, type Span } from '@opentelemetry/api';
+import {
+  SpanKind,
+  SpanStatusCode,
+  trace,
+  type Attributes,
+  type Span,
+  type Tracer,
+} from '@opentelemetry/api';
 import { errorCode, paramFacts, resultFacts, type CallFacts } from '../core/call-facts.js';
 import type { CallContext } from '../core/call-context.js';
 import { PROTOCOL_VERSION } from '../core/interfaces.js';
 import { isStreamingOperation, type OperationMiddleware } from '../core/middleware.js';
 import type { OperationName } from '../core/operations.js';
 import type { StreamItem } from '../core/service.js';
-import type { Instruments } from './instruments.js';
+import type { Instruments, Tally } from './instruments.js';
 import { ATTR } from './names.js';
 import type { TelemetryRuntime } from './runtime.js';
 
 const NO_HEADERS = { get: () => null };
-/** Metric labels of a request. */
-export const REQUEST_LABELS = [ATTR.method, ATTR.binding, ATTR.outcome] as const;
-const STREAM_LABELS = [ATTR.method] as const;
 
-/** The tracing and metrics middleware of `runtime`. */
+/**
+ * The tracing and metrics middleware of `runtime`. With nothing registered it hands `next()`'s
+ * own promise back (a plain function: an async one would add its promise and two hops).
+ */
 export function serverMiddleware(runtime: TelemetryRuntime): OperationMiddleware {
-  return async (operation, params, call, next) => {
+  return (operation, params, call, next) => {
     const tracer = runtime.tracer();
     const meters = runtime.metrics();
     if (tracer === undefined && meters === undefined) return next();
-    const started = performance.now();
-    const facts = paramFacts(params);
-    const parent = runtime.extract(runtime.active(), call.headers ?? NO_HEADERS);
-    const span = tracer?.startSpan(
-      operation,
-      { kind: SpanKind.SERVER, attributes: startAttributes(operation, params, call, facts) },
-      parent,
-    );
-    const ctx = span ? trace.setSpan(parent, span) : parent;
-    const finish = (error: unknown, events?: number) => {
-      const outcome = error === undefined ? 'OK' : errorCode(error);
-      if (span) end(span, facts, outcome, events);
-      if (meters === undefined) return;
-      const labels = runtime.labels(
-        REQUEST_LABELS,
-        operation,
-        call.protocolBinding ?? 'unknown',
-        outcome,
-      );
-      meters.serverRequests.add(1, labels);
-      meters.serverDuration.record((performance.now() - started) / 1000, labels);
-    };
-    let result: unknown;
-    try {
-      result = await runtime.within(ctx, next);
-    } catch (error) {
-      finish(error);
-      throw error;
-    }
-    if (!isStreamingOperation(operation)) {
-      resultFacts(result, facts);
-      finish(undefined);
-      return result;
-    }
-    const labels = meters && runtime.labels(STREAM_LABELS, operation);
-    return traced(result as AsyncIterable<StreamItem>, facts, finish, meters, labels);
+    return observed(runtime, tracer, meters, operation, params, call, next);
   };
+}
+
+async function observed(
+  runtime: TelemetryRuntime,
+  tracer: Tracer | undefined,
+  meters: Instruments | undefined,
+  operation: OperationName,
+  params: unknown,
+  call: CallContext,
+  next: () => Promise<unknown>,
+): Promise<unknown> {
+  const started = performance.now();
+  const facts = paramFacts(params);
+  let span: Span | undefined;
+  let result: unknown;
+  const finish = (error: unknown, events?: number) => {
+    const outcome = error === undefined ? 'OK' : errorCode(error);
+    if (span) end(span, facts, outcome, events);
+    if (meters === undefined) return;
+    const tally = meters.serverRequests.get(operation, call.protocolBinding ?? 'unknown', outcome);
+    tally.value++;
+    meters.serverDuration.record((performance.now() - started) / 1000, tally.attributes);
+  };
+  try {
+    if (tracer === undefined) {
+      result = await next(); // metrics only: no span, no context to carry
+    } else {
+      const parent = runtime.extract(runtime.active(), call.headers ?? NO_HEADERS);
+      span = tracer.startSpan(
+        operation,
+        { kind: SpanKind.SERVER, attributes: startAttributes(operation, params, call, facts) },
+        parent,
+      );
+      result = await runtime.within(trace.setSpan(parent, span), next);
+    }
+  } catch (error) {
+    finish(error);
+    throw error;
+  }
+  if (!isStreamingOperation(operation)) {
+    resultFacts(result, facts);
+    finish(undefined);
+    return result;
+  }
+  const streams = meters?.activeStreams.get(operation);
+  return traced(result as AsyncIterable<StreamItem>, facts, finish, streams);
 }
 
 async function* traced(
   stream: AsyncIterable<StreamItem>,
   facts: CallFacts,
   finish: (error: unknown, events: number) => void,
-  meters: Instruments | undefined,
-  labels: Attributes | undefined,
+  streams: Tally | undefined,
 ): AsyncIterable<StreamItem> {
   let events = 0;
   let failure: unknown;
-  meters?.activeStreams.add(1, labels);
+  if (streams) streams.value++;
   try {
     for await (const item of stream) {
       events++;
@@ -87,7 +104,7 @@ async function* traced(
     failure = error;
     throw error;
   } finally {
-    meters?.activeStreams.add(-1, labels);
+    if (streams) streams.value--;
     finish(failure, events);
   }
 }

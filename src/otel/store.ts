@@ -14,29 +14,27 @@ import type { StreamResponse } from '../core/schemas/index.js';
 import { isSettled } from '../core/task-state.js';
 import type { NewDelivery, PushOutbox, StoreFacets, TaskStore } from '../stores/types.js';
 import { ATTR, EVENT, SPAN } from './names.js';
-import type { TelemetryRuntime } from './runtime.js';
-
-const STATE_LABELS = [ATTR.taskState] as const;
+import { rejected, type TelemetryRuntime } from './runtime.js';
 
 /** `store` with its appends traced and measured by `runtime`. */
 export function tracedStore(runtime: TelemetryRuntime, store: TaskStore): TaskStore {
   const facets = tracedFacets(runtime, store.facets);
   return {
     create: (scope, task, options) => store.create(scope, task, options),
-    async append(scope, taskId, events, expectedSeq, options) {
+    append(scope, taskId, events, expectedSeq, options) {
       const tracer = runtime.tracer();
       const meters = runtime.metrics();
       if (tracer === undefined && meters === undefined) {
         return store.append(scope, taskId, events, expectedSeq, options);
       }
       const started = performance.now();
-      const parent = runtime.active();
-      const writer = trace.getSpan(parent);
+      const parent = tracer && runtime.active();
+      const writer = parent && trace.getSpan(parent);
       // The writer's span still open (the operation being served): an event on it. Otherwise
       // (a task running on after its request answered, a recovery): a span of its own.
       const span =
-        tracer !== undefined && writer?.isRecording() !== true
-          ? tracer.startSpan(
+        parent !== undefined && writer?.isRecording() !== true
+          ? tracer?.startSpan(
               SPAN.append,
               {
                 kind: SpanKind.INTERNAL,
@@ -45,36 +43,48 @@ export function tracedStore(runtime: TelemetryRuntime, store: TaskStore): TaskSt
               parent,
             )
           : undefined;
-      const carried = tracer && runtime.carrier(span ? trace.setSpan(parent, span) : parent);
+      // Only the push deliveries an append enqueues carry its trace context: none, none to make.
+      const carried =
+        parent !== undefined && options?.push !== undefined
+          ? runtime.carrier(span ? trace.setSpan(parent, span) : parent)
+          : undefined;
       const state = settledState(events);
-      let failure: string | undefined;
+      // Settled in a reaction rather than an async function: one promise less per append.
+      const settle = (failure: string | undefined) => {
+        meters?.appendDuration.record((performance.now() - started) / 1000);
+        if (span !== undefined) {
+          if (state !== undefined) span.setAttribute(ATTR.taskState, state);
+          if (failure !== undefined) span.setAttribute(ATTR.errorType, failure);
+          span.end();
+        } else if (writer !== undefined) {
+          const attributes: Attributes = { [ATTR.appendEvents]: events.length };
+          if (state !== undefined) attributes[ATTR.taskState] = state;
+          if (failure !== undefined) attributes[ATTR.errorType] = failure;
+          writer.addEvent(EVENT.append, attributes);
+        }
+      };
+      const failed = (error: unknown): never => {
+        span?.setStatus({ code: SpanStatusCode.ERROR, message: String(error) });
+        settle(error instanceof Error ? error.name : 'Error');
+        throw error;
+      };
+      let appended: Promise<number>;
       try {
-        const seq = await store.append(
+        appended = store.append(
           scope,
           taskId,
           events,
           expectedSeq,
           carried ? { ...options, trace: carried } : options,
         );
-        if (state !== undefined) meters?.taskOutcomes.add(1, runtime.labels(STATE_LABELS, state));
-        return seq;
       } catch (error) {
-        failure = error instanceof Error ? error.name : 'Error';
-        span?.setStatus({ code: SpanStatusCode.ERROR, message: String(error) });
-        throw error;
-      } finally {
-        meters?.appendDuration.record((performance.now() - started) / 1000);
-        if (span !== undefined) {
-          if (state !== undefined) span.setAttribute(ATTR.taskState, state);
-          if (failure !== undefined) span.setAttribute(ATTR.errorType, failure);
-          span.end();
-        } else if (tracer !== undefined && writer !== undefined) {
-          const attributes: Attributes = { [ATTR.appendEvents]: events.length };
-          if (state !== undefined) attributes[ATTR.taskState] = state;
-          if (failure !== undefined) attributes[ATTR.errorType] = failure;
-          writer.addEvent(EVENT.append, attributes);
-        }
+        appended = rejected(error);
       }
+      return appended.then((seq) => {
+        if (state !== undefined && meters !== undefined) meters.taskOutcomes.get(state).value++;
+        settle(undefined);
+        return seq;
+      }, failed);
     },
     get: (scope, taskId) => store.get(scope, taskId),
     events: (scope, taskId, afterSeq, limit, maxBytes) =>
