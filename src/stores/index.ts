@@ -9,6 +9,7 @@ export type {
   IndexedMessage,
   MessageIndexing,
   CreateOptions,
+  CreateWithOptions,
   AppendOptions,
   AppendPush,
   ClaimRef,

@@ -10,6 +10,7 @@ import type {
   LeaseStore,
   OrphanedTask,
 } from '../types.js';
+import { INTERRUPTED } from './migrations.js';
 import { statementName, type Statement } from './statements.js';
 
 // Running = unfinished and not waiting for the client (spec §3.1: INPUT_/AUTH_REQUIRED).
@@ -63,6 +64,12 @@ function leaseStatements(schema: string, s: string) {
          AND state IN ('TASK_STATE_INPUT_REQUIRED', 'TASK_STATE_AUTH_REQUIRED')
          AND updated_at <= now() - $1::bigint * interval '1 millisecond'
        ORDER BY updated_at LIMIT $2::integer`,
+    ),
+    /** $1 tenant, $2 owner. Read through the partial index tasks_interrupted (version 9). */
+    held: named(
+      'interrupted_held',
+      `SELECT count(*)::integer AS n FROM ${s}.tasks
+       WHERE tenant = $1 AND owner = $2 AND ${INTERRUPTED}`,
     ),
     /** $1 instance. */
     expireOthers: named(
@@ -129,6 +136,11 @@ export class PostgresLeases implements LeaseStore, InterruptedTaskIndex {
       Math.max(0, Math.floor(limit)),
     ]);
     return rows.map((row) => ({ scope: { tenant: row.tenant, owner: row.owner }, taskId: row.id }));
+  }
+
+  async held(scope: { tenant: string; owner: string }): Promise<number> {
+    const { rows } = await this.run<{ n: number }>(this.sql.held, [scope.tenant, scope.owner]);
+    return rows[0]?.n ?? 0;
   }
 
   async expireOthers(instanceId: string): Promise<number> {

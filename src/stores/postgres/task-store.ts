@@ -14,6 +14,7 @@ import {
   type IndexedMessage,
   type LogEntry,
   type CreateOptions,
+  type CreateWithOptions,
   type AppendOptions,
   type LogSource,
   type PushConfigStore,
@@ -25,7 +26,13 @@ import {
   type StoreFacets,
   type TaskStore,
 } from '../types.js';
-import { AppendBatch, type Appended, type AppendRow } from './append-batch.js';
+import {
+  AppendBatch,
+  type Appended,
+  type AppendRow,
+  type BatchRow,
+  type CreateRow,
+} from './append-batch.js';
 import { connect, type Connection, type PostgresConnectionOptions } from './connection.js';
 import { PostgresLeases } from './leases.js';
 import { migrate } from './migrations.js';
@@ -128,23 +135,39 @@ export class PostgresTaskStore implements TaskStore, PushConfigStore, LogSource 
   }
 
   async create(scope: Scope, task: Task, options: CreateOptions = {}): Promise<void> {
-    const state = task.status.state;
-    const { rows } = await this.run<{ rid: string }>(this.sql.create, [
-      task.id,
-      scope.tenant,
-      scope.owner,
-      task.contextId ?? '',
-      state,
-      task.status.timestamp ?? '',
-      JSON.stringify(task),
-      isTerminal(state),
-      options.messageId ?? null,
-      options.fingerprint ?? '',
-      options.chain?.[0] ?? null,
-    ]);
-    const row = rows[0];
+    await this.createWith(scope, task, [], options);
+  }
+
+  /** A creation and its first events, in the next group commit (see append-batch.ts). */
+  async createWith(
+    scope: Scope,
+    task: Task,
+    events: readonly StreamResponse[],
+    options: CreateWithOptions = {},
+  ): Promise<number> {
+    let status = task.status;
+    for (const e of events) if ('statusUpdate' in e) status = e.statusUpdate.status;
+    const row = await this.batch.submit({
+      create: true,
+      id: task.id,
+      tenant: scope.tenant,
+      owner: scope.owner,
+      context: task.contextId ?? '',
+      state: status.state,
+      ts: status.timestamp ?? '',
+      task,
+      events,
+      count: events.length,
+      terminal: isTerminal(status.state),
+      message_id: options.messageId ?? null,
+      fingerprint: options.fingerprint ?? '',
+      hashes: options.chain ?? null,
+      lease_owner: options.lease?.instanceId ?? null,
+      lease_ms: Math.max(0, Math.min(2_147_483_647, Math.round(options.lease?.ttlMs ?? 0))),
+    });
     if (!row) throw new Error(`task ${task.id} already exists`);
-    this.cache.set(task.id, project(row.rid, task, 1, []));
+    this.cache.set(task.id, project(row.rid, task, 1, events));
+    return 1 + events.length;
   }
 
   async append(
@@ -379,11 +402,18 @@ export class PostgresTaskStore implements TaskStore, PushConfigStore, LogSource 
 
   /** One group-commit statement (see append-batch.ts): the rows that matched, by index. */
   private async appendRows(
-    rows: readonly (AppendRow & { i: number })[],
+    rows: readonly (BatchRow & { i: number })[],
   ): Promise<Map<number, Appended>> {
+    const appends: (AppendRow & { i: number })[] = [];
+    const creations: (CreateRow & { i: number })[] = [];
+    for (const row of rows) {
+      if ('create' in row) creations.push(row);
+      else appends.push(row);
+    }
     const result = await this.run<{ i: number } & Appended>(this.sql.append, [
-      JSON.stringify(rows),
-      rows.map((r) => r.id),
+      JSON.stringify(appends),
+      appends.map((r) => r.id),
+      JSON.stringify(creations),
     ]);
     return new Map(result.rows.map((r) => [r.i, { rid: r.rid, pushed: r.pushed }]));
   }
