@@ -162,8 +162,7 @@ export class MessageIntake {
       fingerprint,
     };
     if (!message.taskId) {
-      const admitting =
-        admitted === undefined ? this.options.interrupted?.admit(scope) : admitted;
+      const admitting = admitted === undefined ? this.options.interrupted?.admit(scope) : admitted;
       if (admitting) await admitting;
       // spec §3.4.1: a missing contextId is generated; a client-chosen new one is accepted.
       return runner.start({

@@ -10,6 +10,7 @@ export type {
   MessageIndexing,
   CreateOptions,
   CreateWithOptions,
+  GetOptions,
   AppendOptions,
   AppendPush,
   ClaimRef,

@@ -134,7 +134,7 @@ export interface TaskStore {
     options?: AppendOptions,
   ): Promise<number>;
   /** The snapshot, or `undefined` when the task does not exist in this scope. */
-  get(scope: Scope, taskId: string): Promise<TaskRecord | undefined>;
+  get(scope: Scope, taskId: string, options?: GetOptions): Promise<TaskRecord | undefined>;
   /**
    * Log entries with `seq > afterSeq`, in order, at most `limit` of them; with `maxBytes`, the
    * page ends with the entry whose JSON (its length in characters) brings the page to
@@ -177,6 +177,16 @@ export interface TaskStore {
 export interface CreateOptions extends MessageIndexing {
   /** The audit chain hash of the creation snapshot (seq 1), kept as its `LogEntry.hash`. */
   readonly chain?: readonly string[] | undefined;
+}
+
+/** Options of {@link TaskStore.get}. */
+export interface GetOptions {
+  /**
+   * The caller itself just wrote the task, in this scope, up to this seq, and asks for the
+   * snapshot as of that write (a blocking send's answer): a store that holds exactly that
+   * snapshot may answer from it without reading. Without it, or at another seq, the store reads.
+   */
+  readonly written?: number | undefined;
 }
 
 /** Options of {@link TaskStore.createWith}. */

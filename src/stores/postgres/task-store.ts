@@ -16,6 +16,7 @@ import {
   type CreateOptions,
   type CreateWithOptions,
   type AppendOptions,
+  type GetOptions,
   type LogSource,
   type PushConfigStore,
   type Scope,
@@ -213,7 +214,13 @@ export class PostgresTaskStore implements TaskStore, PushConfigStore, LogSource 
     return expectedSeq + events.length;
   }
 
-  async get(scope: Scope, taskId: string): Promise<TaskRecord | undefined> {
+  async get(scope: Scope, taskId: string, options?: GetOptions): Promise<TaskRecord | undefined> {
+    // The snapshot as of the caller's own write: this store's write put it in the cache.
+    const cached = options?.written !== undefined ? this.cache.peek(taskId) : undefined;
+    if (cached && cached.seq === options?.written) {
+      this.cache.set(taskId, cached);
+      return { task: cached.projection.task, seq: cached.seq };
+    }
     return (await this.load(scope, [taskId])).get(taskId);
   }
 
