@@ -5,7 +5,8 @@
  * interrupted tasks) and one write that creates the task with all its events (one transaction:
  * every row carries the same `xmin`), with no lease for a task finished by that write and no
  * read for the answer. An agent that waits gets its lease in the creating write; concurrent
- * sends share their writes' transactions; the audit chain links every row of the write.
+ * sends share their reads' statements and their writes' transactions; the audit chain links
+ * every row of the write.
  */
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { Pool } from 'pg';
@@ -89,7 +90,7 @@ describePostgres('PostgreSQL round trips of a blocking send', () => {
     const task = (reply as { task: Task }).task;
     expect(task.status.state).toBe('TASK_STATE_COMPLETED');
     expect(task.artifacts?.[0]?.parts).toEqual([{ text: 'echo: hello' }]);
-    expect(calls.sort()).toEqual(['find_message', 'interrupted_held', 'write_batch']);
+    expect(calls.sort()).toEqual(['find_messages', 'interrupted_held', 'write_batch']);
     const events = await rows(task.id);
     expect(events.map((e) => e.seq)).toEqual([1, 2, 3, 4]);
     const row = await taskRow(task.id);
@@ -130,6 +131,9 @@ describePostgres('PostgreSQL round trips of a blocking send', () => {
     const ids = replies.map((r) => (r as { task: Task }).task.id);
     const writes = calls.filter((c) => c === 'write_batch').length;
     expect(writes).toBeLessThan(20);
+    // Their reads too: one statement looks up the messages of many sends.
+    expect(calls.filter((c) => c === 'find_messages').length).toBeLessThan(20);
+    expect(calls.filter((c) => c === 'interrupted_held').length).toBeLessThan(20);
     const { rows: xmins } = await other.query<{ n: number }>(
       `SELECT count(DISTINCT xmin::text)::integer AS n FROM "${schema}".tasks WHERE id = ANY($1)`,
       [ids],

@@ -168,12 +168,17 @@ export function statements(schema: string, s: string) {
       'last_entry',
       `SELECT seq, body FROM ${s}.events WHERE task_id = $1 ORDER BY seq DESC LIMIT 1`,
     ),
-    /** $1 tenant, $2 owner, $3 messageId. */
+    /**
+     * The message index entries of a batch of lookups (read-batch.ts): $1 tenants, $2 owners,
+     * $3 messageIds; a row per lookup found, `i` its 1-based position.
+     */
     findByMessageId: named(
-      'find_message',
-      `SELECT task_id, fingerprint,
-         greatest(0, extract(epoch FROM now() - indexed_at) * 1000)::float8 AS age_ms
-       FROM ${s}.messages WHERE tenant = $1 AND owner = $2 AND message_id = $3`,
+      'find_messages',
+      `SELECT q.i::integer AS i, m.task_id, m.fingerprint,
+         greatest(0, extract(epoch FROM now() - m.indexed_at) * 1000)::float8 AS age_ms
+       FROM unnest($1::text[], $2::text[], $3::text[]) WITH ORDINALITY AS q(tenant, owner, id, i)
+       JOIN ${s}.messages m
+         ON m.tenant = q.tenant AND m.owner = q.owner AND m.message_id = q.id`,
     ),
     /** $1 id, $2 tenant, $3 owner. Events and message index rows go by ON DELETE CASCADE. */
     delete: named('delete', `DELETE FROM ${s}.tasks WHERE id = $1 AND tenant = $2 AND owner = $3`),

@@ -41,6 +41,7 @@ import { ProjectionCache, advance, project, type CachedTask } from './projection
 import { PostgresPushConfigs } from './push-configs.js';
 import { PostgresPushOutbox } from './push-outbox.js';
 import { pushStatements } from './push-statements.js';
+import { ReadBatch } from './read-batch.js';
 import { statements, type Statement, type Statements } from './statements.js';
 import { allowedFrom, transitionError } from './transitions.js';
 import { listPage } from './list-query.js';
@@ -58,6 +59,12 @@ export interface PostgresTaskStoreOptions extends PostgresConnectionOptions {
     /** How often to purge (default min(finishedTtlMs, 60 s)). */
     intervalMs?: number;
   };
+}
+
+/** One message index lookup. */
+interface MessageKey {
+  readonly scope: Scope;
+  readonly messageId: string;
 }
 
 interface LoadRow {
@@ -78,6 +85,7 @@ export class PostgresTaskStore implements TaskStore, PushConfigStore, LogSource 
   private readonly outbox: PostgresPushOutbox;
   private readonly leases: PostgresLeases;
   private readonly batch: AppendBatch;
+  private readonly messages: ReadBatch<MessageKey, IndexedMessage | undefined>;
   private timer: ReturnType<typeof setInterval> | undefined;
   private closed = false;
   /** Push configs, the shared push outbox and ownership leases, in the same database. */
@@ -94,6 +102,7 @@ export class PostgresTaskStore implements TaskStore, PushConfigStore, LogSource 
     this.outbox = new PostgresPushOutbox(conn.pool, push);
     this.leases = new PostgresLeases(conn.pool, conn.schema, conn.quoted);
     this.batch = new AppendBatch((rows) => this.appendRows(rows));
+    this.messages = new ReadBatch((keys) => this.findMessages(keys));
     this.facets = {
       pushConfigs: this,
       pushOutbox: this.outbox,
@@ -251,13 +260,8 @@ export class PostgresTaskStore implements TaskStore, PushConfigStore, LogSource 
     return listPage(this.conn.pool, this.conn.quoted, scope, query, (ids) => this.load(scope, ids));
   }
 
-  async findByMessageId(scope: Scope, messageId: string): Promise<IndexedMessage | undefined> {
-    const { rows } = await this.run<{ task_id: string; fingerprint: string; age_ms: number }>(
-      this.sql.findByMessageId,
-      [scope.tenant, scope.owner, messageId],
-    );
-    const row = rows[0];
-    return row && { taskId: row.task_id, fingerprint: row.fingerprint, ageMs: row.age_ms };
+  findByMessageId(scope: Scope, messageId: string): Promise<IndexedMessage | undefined> {
+    return this.messages.read({ scope, messageId });
   }
 
   async delete(scope: Scope, taskId: string): Promise<void> {
@@ -423,6 +427,25 @@ export class PostgresTaskStore implements TaskStore, PushConfigStore, LogSource 
       JSON.stringify(creations),
     ]);
     return new Map(result.rows.map((r) => [r.i, { rid: r.rid, pushed: r.pushed }]));
+  }
+
+  /** One batch of message index lookups (see read-batch.ts). */
+  private async findMessages(keys: readonly MessageKey[]): Promise<(IndexedMessage | undefined)[]> {
+    const { rows } = await this.run<{
+      i: number;
+      task_id: string;
+      fingerprint: string;
+      age_ms: number;
+    }>(this.sql.findByMessageId, [
+      keys.map((k) => k.scope.tenant),
+      keys.map((k) => k.scope.owner),
+      keys.map((k) => k.messageId),
+    ]);
+    const found: (IndexedMessage | undefined)[] = keys.map(() => undefined);
+    for (const row of rows) {
+      found[row.i - 1] = { taskId: row.task_id, fingerprint: row.fingerprint, ageMs: row.age_ms };
+    }
+    return found;
   }
 
   private run<R extends QueryResultRow>(statement: Statement, values: unknown[]) {
