@@ -12,11 +12,13 @@
  * it started from, so a second append to the same task (expecting the seq the first one moves
  * to) waits for the first one's batch instead of racing it.
  *
- * A row that does not match (stale seq, bad transition, unknown task) fails only that append:
- * the statement returns nothing for it and the others commit. When the statement itself fails
- * (a lost connection, a deadlock with another instance, one bad row), nothing of the batch is
- * committed and every append of it runs again alone, so each succeeds or fails on its own (a
- * batch of one fails with the statement's error).
+ * A creation counts as a write of its task like an append (its id is busy until it committed).
+ *
+ * A row that does not match (stale seq, bad transition, unknown task, an id that exists) fails
+ * only that write: the statement returns nothing for it and the others commit. When the
+ * statement itself fails (a lost connection, a deadlock with another instance, one bad row),
+ * nothing of the batch is committed and every write of it runs again alone, so each succeeds or
+ * fails on its own (a batch of one fails with the statement's error).
  */
 import type { StreamResponse, Task } from '../../core/schemas/index.js';
 

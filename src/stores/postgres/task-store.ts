@@ -1,8 +1,10 @@
 /**
  * PostgreSQL TaskStore: an append-only event log per task plus a small task row (scope, state,
- * status timestamp, seq) that ListTasks reads through an index. Appends are group-committed
- * (append-batch.ts): the appends of concurrent tasks go in one statement that inserts their events
- * and moves each row's seq under optimistic concurrency; the task is never rewritten.
+ * status timestamp, seq) that ListTasks reads through an index. Writes are group-committed
+ * (append-batch.ts): the appends and creations of concurrent tasks go in one statement that
+ * inserts their events and moves each row's seq under optimistic concurrency; the task is never
+ * rewritten. A creation may carry the agent's first events (`createWith`). The message index
+ * lookups of one turn are one statement too (read-batch.ts).
  * Snapshots are the creation snapshot plus the log, folded once and cached (see ProjectionCache).
  */
 import type { Pool, QueryResultRow } from 'pg';
