@@ -258,7 +258,9 @@ export class A2AServer {
       // Running here: wait for the execution itself. Attached to a task another call (or
       // another instance) runs: follow its events until it settles.
       if (started.settled) await started.settled();
-      const task = await this.view(scope, started.taskId, { historyLength });
+      // As this execution recorded it when it settled (GetOptions.written: no read needed).
+      const written = started.written?.();
+      const task = await viewTask(this.store, scope, started.taskId, { historyLength }, written);
       // Never a non-final answer: when the execution here stopped early (its lease was taken
       // over), or the task runs elsewhere, follow it until it settles.
       if (isSettled(task.status.state)) return shownTo(call, { task });

@@ -112,6 +112,10 @@ export class MessageIntake {
     const { message } = params;
     const reply = this.replies.get(key);
     if (reply && Date.now() - reply.at <= this.windowMs) return { message: reply.message };
+    // A message that would start a task has its caller's interrupted tasks counted while the
+    // message index is read (two reads at once, not one after the other); a retry ignores it.
+    const admitting = message.taskId ? undefined : this.options.interrupted?.admit(scope);
+    admitting?.catch(() => undefined);
     const known = await this.options.store.findByMessageId(scope, message.messageId);
     // The same content (taskId and contextId included) from the same caller: a retry while its
     // first attempt still runs, or within the window after that.
@@ -123,7 +127,7 @@ export class MessageIntake {
       }
     }
     checkParts(message.parts, this.options.acceptedModes);
-    const result = await this.start(params, call, scope, fingerprint);
+    const result = await this.start(params, call, scope, fingerprint, admitting ?? null);
     if ('message' in result) this.remember(key, result.message);
     return result;
   }
@@ -133,6 +137,8 @@ export class MessageIntake {
     call: CallContext,
     scope: Scope,
     fingerprint: string | undefined,
+    /** The cap's check already started (null: none was needed); undefined: start it here. */
+    admitted?: Promise<void> | null,
   ): Promise<StartResult> {
     const { message } = params;
     const { runner, push } = this.options;
@@ -156,7 +162,7 @@ export class MessageIntake {
       fingerprint,
     };
     if (!message.taskId) {
-      const admitting = this.options.interrupted?.admit(scope);
+      const admitting = admitted === undefined ? this.options.interrupted?.admit(scope) : admitted;
       if (admitting) await admitting;
       // spec §3.4.1: a missing contextId is generated; a client-chosen new one is accepted.
       return runner.start({

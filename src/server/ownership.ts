@@ -113,6 +113,16 @@ export class TaskOwnership {
    */
   async acquire(task: OwnedTask): Promise<boolean> {
     if (!(await this.deps.leases.claim(task.taskId, this.instanceId, this.ttlMs))) return false;
+    this.hold(task);
+    return true;
+  }
+
+  /**
+   * Holds a task whose lease this instance already took (a store that claimed it in the write
+   * that created the task, `CreateWithOptions.lease`): heartbeats and the bus watch, as
+   * {@link acquire} after its claim.
+   */
+  hold(task: OwnedTask): void {
     const held: Held = { task, unsubscribe: undefined, dropped: false };
     const previous = this.held.get(task.taskId);
     if (previous) {
@@ -131,7 +141,6 @@ export class TaskOwnership {
         },
         (error: unknown) => this.warn(`could not watch task ${task.taskId} on the bus`, error),
       );
-    return true;
   }
 
   /**

@@ -26,6 +26,7 @@ import {
   StorageError,
   type AppendOptions,
   type AppendPush,
+  type CreateWithOptions,
   type EventBus,
   type LogEntry,
   type MessageIndexing,
@@ -191,6 +192,56 @@ export class TaskLog {
   }
 
   /**
+   * Creates a task and records its agent's first events in the same write, when the store can
+   * (`TaskStore.createWith`) and the events fit the task (its state machine and byte budget, as
+   * {@link append} checks them); `at` is the writer's position, moved past the events. Returns
+   * the entries to announce (the snapshot at seq 1, then the events), or undefined when nothing
+   * was written: then the task is created and the events appended one after the other.
+   */
+  async createWith(
+    scope: Scope,
+    task: Task,
+    given: readonly StreamResponse[],
+    at: LogPosition,
+    message?: MessageIndexing,
+    lease?: CreateWithOptions['lease'],
+  ): Promise<LogEntry[] | undefined> {
+    const { store } = this;
+    if (!store.createWith || given.length === 0) return undefined;
+    if (batchProblem(at.state, given) !== undefined) return undefined;
+    const bytes = taskSize(task);
+    if (bytes > this.maxTaskBytes) throw new TaskBudgetError(task.id, bytes, this.maxTaskBytes);
+    const { events, generation } = stampGenerations(given, at.generation);
+    const measured = at.bytes?.measure(events);
+    if (measured && measured.total > this.maxTaskBytes) return undefined;
+    let chain: string[] | undefined;
+    let links: string[] | undefined;
+    if (this.audit) {
+      const head = this.audit.created(task);
+      const after = this.audit.appending(scope, task.id, 1, events);
+      links = after instanceof Promise ? await after : after;
+      if (links !== undefined) chain = [...head, ...links];
+    }
+    let seq: number;
+    try {
+      seq = await store.createWith(scope, task, events, { ...message, chain, lease });
+    } catch (error) {
+      throw storageFault(`create task ${task.id}`, error);
+    }
+    at.seq = seq;
+    at.state = stateAfter(at.state, events);
+    at.generation = generation;
+    if (links !== undefined) this.audit?.appended(task.id, 1, links, isTerminal(at.state));
+    if (measured) at.bytes?.commit(measured);
+    const entries: LogEntry[] = [{ seq: 1, event: { task } }];
+    for (let i = 0; i < events.length; i++) {
+      entries.push({ seq: i + 2, event: events[i] as StreamResponse });
+    }
+    for (const entry of entries) this.logTransition(scope, task.id, entry);
+    return entries;
+  }
+
+  /**
    * Appends events after `at` (the seq and state the writer last saw), then publishes and
    * pushes them. Returns false, writing nothing, when the batch does not fit `at.state`
    * (`batchProblem`: a terminal task, a forbidden transition); otherwise advances `at`.
@@ -234,13 +285,7 @@ export class TaskLog {
     for (let i = 0; i < events.length; i++) {
       const entry = { seq: from + i + 1, event: events[i] as StreamResponse };
       entries.push(entry);
-      if (this.transitions && 'statusUpdate' in entry.event) {
-        const { contextId, status } = entry.event.statusUpdate;
-        this.transitions.info(
-          transition(scope, taskId, contextId, status.state, entry.seq),
-          `task ${taskId} ${status.state}`,
-        );
-      }
+      this.logTransition(scope, taskId, entry);
       const published = this.publish(scope.tenant, taskId, entry);
       if (published) await published;
     }
@@ -249,15 +294,41 @@ export class TaskLog {
   }
 
   /**
-   * Publishes entries already durable (a task just created), then hands them to push. Never
-   * throws: a publish the bus refuses is retried in the background.
+   * Publishes entries already durable (a task just created, with the events {@link createWith}
+   * recorded with it), then hands them to push. Never throws: a publish the bus refuses is
+   * retried in the background. Events recorded with the creation need no in-store fan-out: the
+   * task had no push config when they were committed.
    */
   async announce(scope: Scope, taskId: string, entries: readonly LogEntry[]): Promise<void> {
     for (const entry of entries) {
       const published = this.publish(scope.tenant, taskId, entry);
       if (published) await published;
     }
-    this.push(scope, taskId, entries, false);
+    if (this.fanout === undefined || entries.length === 1) this.push(scope, taskId, entries, false);
+    else this.push(scope, taskId, entries.slice(0, 1), false);
+  }
+
+  /** The `info` line of a status a task enters (A2AServerOptions.log), creation included. */
+  private logTransition(scope: Scope, taskId: string, entry: LogEntry): void {
+    if (!this.transitions) return;
+    const { event } = entry;
+    let contextId: string;
+    let state: TaskState;
+    if ('statusUpdate' in event)
+      ({
+        contextId,
+        status: { state },
+      } = event.statusUpdate);
+    else if ('task' in event)
+      ({
+        contextId = '',
+        status: { state },
+      } = event.task);
+    else return;
+    this.transitions.info(
+      transition(scope, taskId, contextId, state, entry.seq),
+      `task ${taskId} ${state}`,
+    );
   }
 
   /** Publishes one entry; an in-process bus delivers synchronously and returns nothing. */

@@ -11,13 +11,14 @@
 import { A2AError } from '../core/errors.js';
 import { now } from '../core/ids.js';
 import { agentMessage } from '../core/parts.js';
-import type { Message, StreamResponse, Task, TaskState } from '../core/schemas/index.js';
-import { canTransition, isInterrupted, isSettled, isTerminal } from '../core/task-state.js';
-import type { MessageIndexing, Scope, TaskStore } from '../stores/types.js';
+import type { Message, StreamResponse, Task } from '../core/schemas/index.js';
+import { isInterrupted, isSettled, isTerminal } from '../core/task-state.js';
+import type { LogEntry, MessageIndexing, Scope, TaskStore } from '../stores/types.js';
 import { ConcurrencyError, StorageError } from '../stores/types.js';
 import type { Agent, AgentEvent, ExecutionContext } from './agent.js';
 import type { CallContext } from '../core/call-context.js';
-import { MAX_BATCH, next, nextIfReady, type Step } from './agent-steps.js';
+import { next, type Step } from './agent-steps.js';
+import { gather, isMessage, type Burst } from './event-batch.js';
 import { RESOLVED, RunContext, abortExecution, whenSettled, type Execution } from './execution.js';
 import { busyElsewhere, reportConflict, type TaskOwnership } from './ownership.js';
 import { TaskHandle } from './task-handle.js';
@@ -43,6 +44,11 @@ export type StartResult =
        * ended: what a blocking SendMessage waits for, without opening a stream.
        */
       settled?: () => Promise<void>;
+      /**
+       * The seq this execution last recorded, once `settled` resolved on a settled state
+       * (undefined otherwise): the blocking send's answer is the task as of it.
+       */
+      written?: () => number | undefined;
     };
 
 /** Everything needed to start or resume an execution. */
@@ -134,6 +140,8 @@ export class TaskRunner {
     let iterator: AsyncIterator<AgentEvent>;
     let first: IteratorResult<AgentEvent> | { error: unknown };
     let resumed: Task | undefined;
+    /** The agent's first burst, gathered for a creation that could not record it. */
+    let burst: Burst | undefined;
     if (current && before) {
       // Resume: record the user's answer and leave the interrupted state before the agent runs.
       exec.seq = current.seq;
@@ -180,9 +188,21 @@ export class TaskRunner {
         return { message: { ...first.value, contextId: first.value.contextId || contextId } };
       }
       task.status = { state: 'TASK_STATE_SUBMITTED', timestamp: now() };
+      exec.generation = task.generation;
+      // The agent's first burst is recorded with the creation when the store can (one write);
+      // not with an inline push config, which must exist before any event is recorded.
+      if (this.store.createWith && !start.onCreated && !('error' in first) && !first.done) {
+        burst = await gather(exec, iterator, first);
+        const entries = await this.createWith(exec, task, burst.batch, start);
+        if (entries) {
+          await this.log.announce(scope, taskId, entries);
+          exec.done = this.drive(exec, iterator, first, burst, true);
+          const settled = () => whenSettled(exec);
+          return { taskId, seq: 1, created: true, settled, written: () => writtenBy(exec) };
+        }
+      }
       const created = await this.log.create(scope, task, indexing(start));
       exec.seq = 1;
-      exec.generation = task.generation;
       this.running.set(taskId, exec);
       if (this.options.ownership || start.onCreated) {
         try {
@@ -191,16 +211,18 @@ export class TaskRunner {
         } catch (error) {
           // Recorded by drive: a store that failed fails the task saying so.
           first = { error: storageFault(`prepare task ${taskId}`, error) };
+          burst = undefined;
         }
       }
       await this.log.announce(scope, taskId, [created]);
     }
     const seq = exec.seq;
-    exec.done = this.drive(exec, iterator, first);
+    exec.done = this.drive(exec, iterator, first, burst, false);
     const settled = () => whenSettled(exec);
+    const written = () => writtenBy(exec);
     return resumed
-      ? { taskId, seq, created: false, resumed, settled }
-      : { taskId, seq, created: current === undefined, settled };
+      ? { taskId, seq, created: false, resumed, settled, written }
+      : { taskId, seq, created: current === undefined, settled, written };
   }
 
   /**
@@ -228,49 +250,37 @@ export class TaskRunner {
     await Promise.all([...this.running.values()].map((e) => e.done));
   }
 
+  /**
+   * Records the agent's events burst by burst until the task settles or the agent ends.
+   * `given`: the first burst, already gathered (`written`: recorded with the creation).
+   */
   private async drive(
     exec: Execution,
     iterator: AsyncIterator<AgentEvent>,
-    first: IteratorResult<AgentEvent> | { error: unknown },
+    first: Step,
+    given: Burst | undefined,
+    written: boolean,
   ): Promise<void> {
     const taskId = exec.handle.id;
     let result = first;
+    let burst = given;
+    let unwritten = given !== undefined && !written;
     try {
-      while (!('error' in result) && !result.done && !isTerminal(exec.state)) {
+      for (;;) {
         // `result` holds an event not yet recorded. The events the agent yields without
         // waiting for anything go into one append.
-        const batch: StreamResponse[] = [];
-        let state = exec.state;
-        let invalid: { error: unknown } | undefined;
-        let stop = false;
-        let pending: Promise<Step> | undefined;
-        for (;;) {
-          try {
-            const entry = this.entryOf(exec, result.value, state);
-            batch.push(entry);
-            if ('statusUpdate' in entry) state = entry.statusUpdate.status.state;
-          } catch (error) {
-            invalid = { error }; // the events before it are still recorded
-            break;
-          }
-          if (isTerminal(state) || exec.abortReason !== undefined) {
-            stop = true;
-            break;
-          }
-          if (batch.length >= MAX_BATCH) {
-            pending = next(iterator);
-            break;
-          }
-          const step = await nextIfReady(iterator);
-          if ('pending' in step) {
-            pending = step.pending;
-            break;
-          }
-          result = step;
-          if ('error' in result || result.done) break;
+        if (burst === undefined) {
+          if ('error' in result || result.done || isTerminal(exec.state)) break;
+          burst = await gather(exec, iterator, result);
+          await this.write(exec, burst.batch);
+        } else if (unwritten) {
+          unwritten = false;
+          await this.write(exec, burst.batch);
         }
-        await this.write(exec, batch);
-        if (invalid) throw invalid.error;
+        const { invalid, stop, pending, last } = burst;
+        burst = undefined;
+        if (invalid) throw invalid.error; // the events before it are recorded
+        result = last;
         if (stop) break;
         if (pending) result = await pending;
         if (isTerminal(exec.state) || exec.abortReason !== undefined) break;
@@ -365,39 +375,36 @@ export class TaskRunner {
   }
 
   /**
-   * Checks one agent event (against `state`, the task's state once the events before it are
-   * recorded) and gives it the task's ids; an invalid event fails the task.
+   * Creates the task with its first burst in one write (TaskLog.createWith), the lease taken in
+   * the same write when the task is unfinished after it; undefined when the log could not.
    */
-  private entryOf(exec: Execution, event: AgentEvent, state: TaskState): StreamResponse {
-    const { id, contextId } = exec.handle;
-    let entry: StreamResponse;
-    if (isMessage(event)) {
-      entry = { message: { ...event, taskId: id, contextId } };
-    } else if ('statusUpdate' in event && event.statusUpdate?.status?.state) {
-      const status = event.statusUpdate.status;
-      if (!canTransition(state, status.state)) {
-        throw new A2AError(
-          'INVALID_AGENT_RESPONSE',
-          `agent moved the task from ${state} to ${status.state}`,
-        );
-      }
-      entry = {
-        statusUpdate: {
-          ...event.statusUpdate,
-          taskId: id,
-          contextId,
-          status: { ...status, timestamp: status.timestamp ?? now() },
-        },
-      };
-    } else if ('artifactUpdate' in event && event.artifactUpdate?.artifact?.parts?.length) {
-      entry = { artifactUpdate: { ...event.artifactUpdate, taskId: id, contextId } };
-    } else {
-      throw new A2AError(
-        'INVALID_AGENT_RESPONSE',
-        'agent yielded something that is not a message, status or artifact event',
-      );
+  private async createWith(
+    exec: Execution,
+    task: Task,
+    batch: StreamResponse[],
+    start: StartOptions,
+  ): Promise<LogEntry[] | undefined> {
+    const { ownership } = this.options;
+    const lease = ownership && { instanceId: ownership.instanceId, ttlMs: ownership.ttlMs };
+    const entries = await this.log.createWith(
+      exec.scope,
+      task,
+      batch,
+      exec,
+      indexing(start),
+      lease,
+    );
+    if (!entries) return undefined;
+    this.running.set(task.id, exec);
+    if (ownership && !isTerminal(exec.state)) {
+      ownership.hold({
+        scope: exec.scope,
+        taskId: task.id,
+        seq: () => exec.seq,
+        halt: () => this.halt(exec),
+      });
     }
-    return entry;
+    return entries;
   }
 
   private fail(exec: Execution, text: string): Promise<void> {
@@ -457,8 +464,7 @@ function snapshot(task: Task): Task {
   return copy;
 }
 
-function isMessage(event: AgentEvent): event is Message {
-  return (
-    typeof (event as Message).messageId === 'string' && Array.isArray((event as Message).parts)
-  );
+/** The seq an execution recorded its settled state at (undefined: it did not, or stopped). */
+function writtenBy(exec: Execution): number | undefined {
+  return isSettled(exec.state) && !exec.stopped ? exec.seq : undefined;
 }

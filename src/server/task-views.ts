@@ -25,16 +25,17 @@ export function taskRecord(store: TaskStore, scope: Scope, taskId: string): Prom
 
 /**
  * The task as GetTask shows it (`historyLength` applied). One promise hop over the store's: the
- * blocking send reads it on every call.
+ * blocking send reads it on every call, giving `written` (GetOptions) when it wrote the task.
  */
 export function viewTask(
   store: TaskStore,
   scope: Scope,
   taskId: string,
   options: { historyLength?: number | undefined },
+  written?: number,
 ): Promise<Task> {
   return store
-    .get(scope, taskId)
+    .get(scope, taskId, written === undefined ? undefined : { written })
     .then((record) => taskView((record ?? taskNotFound(taskId)).task, options));
 }
 

@@ -9,6 +9,8 @@ export type {
   IndexedMessage,
   MessageIndexing,
   CreateOptions,
+  CreateWithOptions,
+  GetOptions,
   AppendOptions,
   AppendPush,
   ClaimRef,

@@ -134,7 +134,7 @@ export interface TaskStore {
     options?: AppendOptions,
   ): Promise<number>;
   /** The snapshot, or `undefined` when the task does not exist in this scope. */
-  get(scope: Scope, taskId: string): Promise<TaskRecord | undefined>;
+  get(scope: Scope, taskId: string, options?: GetOptions): Promise<TaskRecord | undefined>;
   /**
    * Log entries with `seq > afterSeq`, in order, at most `limit` of them; with `maxBytes`, the
    * page ends with the entry whose JSON (its length in characters) brings the page to
@@ -152,6 +152,19 @@ export interface TaskStore {
   list(scope: Scope, query: TaskQuery): Promise<TaskPage>;
   /** The last write that indexed this messageId in the scope, for recognizing retried sends. */
   findByMessageId(scope: Scope, messageId: string): Promise<IndexedMessage | undefined>;
+  /**
+   * Optional: `create` and then `append(events, 1)` in one write, both or neither (a store that
+   * batches writes can commit a task's creation with its agent's first events at once). Returns
+   * the new seq (1 + events.length). `options.chain` holds the hashes of seq 1 and of each event.
+   * With `options.lease`, a store that keeps ownership leases (facets.leases) gives the task's
+   * lease to that instance in the same write when the task is unfinished after it.
+   */
+  createWith?(
+    scope: Scope,
+    task: Task,
+    events: readonly StreamResponse[],
+    options?: CreateWithOptions,
+  ): Promise<number>;
   /** Deletes a task, its log and its index entries. */
   delete(scope: Scope, taskId: string): Promise<void>;
   /** Releases resources (timers, connections). */
@@ -164,6 +177,22 @@ export interface TaskStore {
 export interface CreateOptions extends MessageIndexing {
   /** The audit chain hash of the creation snapshot (seq 1), kept as its `LogEntry.hash`. */
   readonly chain?: readonly string[] | undefined;
+}
+
+/** Options of {@link TaskStore.get}. */
+export interface GetOptions {
+  /**
+   * The caller itself just wrote the task, in this scope, up to this seq, and asks for the
+   * snapshot as of that write (a blocking send's answer): a store that holds exactly that
+   * snapshot may answer from it without reading. Without it, or at another seq, the store reads.
+   */
+  readonly written?: number | undefined;
+}
+
+/** Options of {@link TaskStore.createWith}. */
+export interface CreateWithOptions extends CreateOptions {
+  /** The ownership lease to take in the same write (LeaseStore.claim's instance and TTL). */
+  readonly lease?: { readonly instanceId: string; readonly ttlMs: number } | undefined;
 }
 
 /** Options of {@link TaskStore.append}. */
@@ -226,6 +255,12 @@ export interface InterruptedTaskIndex {
    * or more; at most `limit` of them, those unchanged longest first.
    */
   idle(idleMs: number, limit: number): Promise<IdleInterruptedTask[]>;
+  /**
+   * How many tasks of the scope are in INPUT_REQUIRED or AUTH_REQUIRED now, in one read (the
+   * per-caller cap, `A2AServerOptions.interrupted.maxPerCaller`). Optional: without it the server
+   * counts with two ListTasks.
+   */
+  held?(scope: Scope): Promise<number>;
 }
 
 /**

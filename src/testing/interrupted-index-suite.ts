@@ -79,6 +79,18 @@ export function runInterruptedTaskIndexSuite(options: InterruptedTaskIndexSuiteO
       expect(await idleIds(0)).not.toContain(id);
     });
 
+    it('counts the interrupted tasks of one scope (`held`, when the index offers it)', async () => {
+      if (!index.held) return;
+      await task('TASK_STATE_INPUT_REQUIRED');
+      await task('TASK_STATE_AUTH_REQUIRED');
+      await task('TASK_STATE_WORKING');
+      await task('TASK_STATE_COMPLETED');
+      await task('TASK_STATE_INPUT_REQUIRED', other);
+      const [mine, theirs] = await Promise.all([index.held(scope), index.held(other)]);
+      expect([mine, theirs]).toEqual([2, 1]);
+      expect(await index.held(freshScopes().scope)).toBe(0);
+    });
+
     it('returns at most `limit` tasks, those idle longest first', async () => {
       const first = await task('TASK_STATE_INPUT_REQUIRED');
       await sleep(20);

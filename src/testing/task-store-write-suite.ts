@@ -29,6 +29,40 @@ async function state(store: TaskStore, scope: Scope, taskId: string): Promise<un
 
 /** Registers the concurrency, terminal, message-index, delete and long-log tests. */
 export function describeTaskStoreWrites(store: () => TaskStore): void {
+  describe('createWith (when the store offers it)', () => {
+    it('holds what create then append would; an existing id is refused, nothing changed', async () => {
+      const { scope } = freshScopes();
+      const s = store();
+      if (!s.createWith) return;
+      const burst = (t: Task): StreamResponse[] => [
+        statusEvent(t, 'TASK_STATE_WORKING'),
+        artifactEvent(t, textArtifact('a', 'x')),
+        statusEvent(t, 'TASK_STATE_COMPLETED'),
+      ];
+      const task = newTask({});
+      const events = burst(task);
+      const messageId = uniqueId('msg');
+      expect(await s.createWith(scope, task, events, { messageId, fingerprint: 'f' })).toBe(4);
+      const other = newTask({});
+      await s.create(scope, other);
+      await s.append(scope, other.id, burst(other), 1);
+      const [a, b] = [await s.get(scope, task.id), await s.get(scope, other.id)];
+      expect(a?.seq).toBe(4);
+      expect(a?.task.status.state).toBe('TASK_STATE_COMPLETED');
+      expect(a?.task.artifacts).toEqual(b?.task.artifacts);
+      const log = await s.events(scope, task.id, 0);
+      expect(log.map((e) => e.seq)).toEqual([1, 2, 3, 4]);
+      expect(log.slice(1).map((e) => e.event)).toEqual(events);
+      expect(await s.findByMessageId(scope, messageId)).toMatchObject({
+        taskId: task.id,
+        fingerprint: 'f',
+      });
+      const before = await state(s, scope, task.id);
+      await expect(s.createWith(scope, task, events)).rejects.toThrow();
+      expect(await state(s, scope, task.id)).toStrictEqual(before);
+    });
+  });
+
   describe('optimistic concurrency', () => {
     it('refuses a stale or future expectedSeq with ConcurrencyError and changes nothing', async () => {
       const { scope } = freshScopes();

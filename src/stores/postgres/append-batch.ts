@@ -1,7 +1,8 @@
 /**
- * Group commit for the PostgreSQL store: the appends of concurrent tasks go to the database
- * together, in one statement (so one transaction, one round trip, one WAL flush), and each
- * append resolves only once its batch committed: an acknowledged event is committed.
+ * Group commit for the PostgreSQL store: the writes of concurrent tasks (appends, and creations
+ * with their agent's first events) go to the database together, in one statement (so one
+ * transaction, one round trip, one WAL flush), and each write resolves only once its batch
+ * committed: an acknowledged event is committed.
  *
  * A few batches are in flight at once, each on its own connection (pipelined: one executes while
  * another waits for its WAL flush); the appends requested meanwhile queue up and form the next
@@ -11,13 +12,15 @@
  * it started from, so a second append to the same task (expecting the seq the first one moves
  * to) waits for the first one's batch instead of racing it.
  *
- * A row that does not match (stale seq, bad transition, unknown task) fails only that append:
- * the statement returns nothing for it and the others commit. When the statement itself fails
- * (a lost connection, a deadlock with another instance, one bad row), nothing of the batch is
- * committed and every append of it runs again alone, so each succeeds or fails on its own (a
- * batch of one fails with the statement's error).
+ * A creation counts as a write of its task like an append (its id is busy until it committed).
+ *
+ * A row that does not match (stale seq, bad transition, unknown task, an id that exists) fails
+ * only that write: the statement returns nothing for it and the others commit. When the
+ * statement itself fails (a lost connection, a deadlock with another instance, one bad row),
+ * nothing of the batch is committed and every write of it runs again alone, so each succeeds or
+ * fails on its own (a batch of one fails with the statement's error).
  */
-import type { StreamResponse } from '../../core/schemas/index.js';
+import type { StreamResponse, Task } from '../../core/schemas/index.js';
 
 /** One append, as the batch statement reads it (`json_to_recordset`, statements.ts). */
 export interface AppendRow {
@@ -39,6 +42,33 @@ export interface AppendRow {
   hashes: readonly string[] | null;
 }
 
+/** One creation, with the events that follow its snapshot (none for a bare one). */
+export interface CreateRow {
+  readonly create: true;
+  id: string;
+  tenant: string;
+  owner: string;
+  context: string;
+  /** The task's state and status timestamp after the events. */
+  state: string;
+  ts: string;
+  /** The creation snapshot (seq 1). */
+  task: Task;
+  events: readonly StreamResponse[];
+  count: number;
+  terminal: boolean;
+  message_id: string | null;
+  fingerprint: string;
+  /** The audit chain hashes of seq 1 and of each event; null when audit is off. */
+  hashes: readonly string[] | null;
+  /** The instance given the task's lease when it is unfinished after the write (else null). */
+  lease_owner: string | null;
+  lease_ms: number;
+}
+
+/** One write of a batch. */
+export type BatchRow = AppendRow | CreateRow;
+
 /** What the statement returned for an append that matched: the task's row id, pushes queued. */
 export interface Appended {
   rid: string;
@@ -47,11 +77,11 @@ export interface Appended {
 
 /** Runs one batch statement: the rows that matched, by their index in `rows`. */
 export type ExecuteBatch = (
-  rows: readonly (AppendRow & { i: number })[],
+  rows: readonly (BatchRow & { i: number })[],
 ) => Promise<ReadonlyMap<number, Appended>>;
 
 interface Pending {
-  readonly row: AppendRow;
+  readonly row: BatchRow;
   readonly resolve: (value: Appended | undefined) => void;
   readonly reject: (error: unknown) => void;
 }
@@ -73,8 +103,8 @@ export class AppendBatch {
     private readonly maxBatch = 256,
   ) {}
 
-  /** Queues one append; resolves after its batch committed (undefined: it matched nothing). */
-  submit(row: AppendRow): Promise<Appended | undefined> {
+  /** Queues one write; resolves after its batch committed (undefined: it matched nothing). */
+  submit(row: BatchRow): Promise<Appended | undefined> {
     return new Promise((resolve, reject) => {
       this.queue.push({ row, resolve, reject });
       this.schedule();

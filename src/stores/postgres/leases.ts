@@ -9,7 +9,10 @@ import type {
   InterruptedTaskIndex,
   LeaseStore,
   OrphanedTask,
+  Scope,
 } from '../types.js';
+import { INTERRUPTED } from './migrations.js';
+import { ReadBatch } from './read-batch.js';
 import { statementName, type Statement } from './statements.js';
 
 // Running = unfinished and not waiting for the client (spec §3.1: INPUT_/AUTH_REQUIRED).
@@ -64,6 +67,16 @@ function leaseStatements(schema: string, s: string) {
          AND updated_at <= now() - $1::bigint * interval '1 millisecond'
        ORDER BY updated_at LIMIT $2::integer`,
     ),
+    /**
+     * Interrupted tasks per scope, for a batch of scopes (read-batch.ts): $1 tenants, $2 owners;
+     * each count read through the partial index tasks_interrupted (version 9).
+     */
+    held: named(
+      'interrupted_held',
+      `SELECT q.i::integer AS i, (SELECT count(*)::integer FROM ${s}.tasks t
+         WHERE t.tenant = q.tenant AND t.owner = q.owner AND t.${INTERRUPTED}) AS n
+       FROM unnest($1::text[], $2::text[]) WITH ORDINALITY AS q(tenant, owner, i)`,
+    ),
     /** $1 instance. */
     expireOthers: named(
       'lease_expire_others',
@@ -83,6 +96,7 @@ interface OrphanRow {
 /** The queries behind `PostgresTaskStore`'s lease store and idle interrupted tasks. */
 export class PostgresLeases implements LeaseStore, InterruptedTaskIndex {
   private readonly sql: ReturnType<typeof leaseStatements>;
+  private readonly counts = new ReadBatch<Scope, number>((scopes) => this.countHeld(scopes));
 
   constructor(
     private readonly pool: Pool,
@@ -129,6 +143,21 @@ export class PostgresLeases implements LeaseStore, InterruptedTaskIndex {
       Math.max(0, Math.floor(limit)),
     ]);
     return rows.map((row) => ({ scope: { tenant: row.tenant, owner: row.owner }, taskId: row.id }));
+  }
+
+  held(scope: Scope): Promise<number> {
+    return this.counts.read(scope);
+  }
+
+  /** One batch of counts (see read-batch.ts). */
+  private async countHeld(scopes: readonly Scope[]): Promise<number[]> {
+    const { rows } = await this.run<{ i: number; n: number }>(this.sql.held, [
+      scopes.map((s) => s.tenant),
+      scopes.map((s) => s.owner),
+    ]);
+    const counts = scopes.map(() => 0);
+    for (const row of rows) counts[row.i - 1] = row.n;
+    return counts;
   }
 
   async expireOthers(instanceId: string): Promise<number> {

@@ -5,6 +5,12 @@
  */
 import type { Pool } from 'pg';
 
+/**
+ * The interrupted states (spec §3.1) as the partial index tasks_interrupted (version 9) spells
+ * them: a query uses that index only when its condition is this one.
+ */
+export const INTERRUPTED = `state IN ('TASK_STATE_INPUT_REQUIRED', 'TASK_STATE_AUTH_REQUIRED')`;
+
 /** One schema change; `up` receives the quoted schema name. */
 export interface Migration {
   readonly version: number;
@@ -140,6 +146,15 @@ export const MIGRATIONS: readonly Migration[] = [
         created_at timestamptz NOT NULL DEFAULT now()
       );
       CREATE INDEX request_when_pending ON ${s}.request_when (status, created_at);
+    `,
+  },
+  {
+    version: 9,
+    name: 'interrupted tasks per caller',
+    // The per-caller cap on interrupted tasks counts them on every new task: a partial index
+    // holds only the interrupted ones, so the count does not grow with the finished tasks.
+    up: (s) => `
+      CREATE INDEX tasks_interrupted ON ${s}.tasks (tenant, owner) WHERE ${INTERRUPTED};
     `,
   },
 ];

@@ -29,39 +29,26 @@ export function statements(schema: string, s: string) {
     text,
   });
   return {
-    /** $1 id, $2 tenant, $3 owner, $4 context, $5 state, $6 status_ts, $7 task json, $8 terminal, $9 messageId, $10 fingerprint, $11 audit chain hash. */
-    create: named(
-      'create',
-      `WITH t AS (
-         INSERT INTO ${s}.tasks
-           (id, tenant, owner, context_id, state, status_ts, seq, base, base_seq, finished_at)
-         VALUES ($1, $2, $3, $4, $5, $6, 1, $7::json, 1, CASE WHEN $8::boolean THEN now() END)
-         ON CONFLICT (id) DO NOTHING
-         RETURNING id, tenant, owner, rid
-       ), ev AS (
-         INSERT INTO ${s}.events (task_id, seq, body, hash)
-         SELECT id, 1, json_build_object('task', $7::json), $11::text FROM t
-       ), msg AS (
-         INSERT INTO ${s}.messages (tenant, owner, message_id, task_id, fingerprint)
-         SELECT tenant, owner, $9::text, id, $10::text FROM t WHERE $9::text IS NOT NULL
-         ON CONFLICT (tenant, owner, message_id) DO UPDATE SET task_id = EXCLUDED.task_id,
-           fingerprint = EXCLUDED.fingerprint, indexed_at = now()
-       )
-       SELECT rid::text AS rid FROM t`,
-    ),
     /**
-     * The appends of one batch (append-batch.ts) in one statement, so in one transaction and one
-     * round trip. $1 is a JSON array of rows (see `AppendRow`), at most one per task; $2 their
-     * task ids (so the planner looks the rows up by primary key instead of scanning). The UPDATE
-     * checks scope, sequence number and state per row (row lock: a concurrent writer waits, then
-     * finds the seq moved and updates nothing), so a row that does not match leaves the others
-     * alone and simply returns nothing; only the rows that matched insert their events, their
-     * message index entry and their push deliveries (one per push config of the task, for the
-     * events at `pushed`, 1-based), all in the same transaction as the events; `hashes` are the
-     * events' audit chain hashes (null when audit is off).
+     * The writes of one batch (append-batch.ts) in one statement, so in one transaction and one
+     * round trip: appends to existing tasks and creations of new ones, at most one per task.
+     *
+     * Appends: $1 is a JSON array of rows (see `AppendRow`); $2 their task ids (so the planner
+     * looks the rows up by primary key instead of scanning). The UPDATE checks scope, sequence
+     * number and state per row (row lock: a concurrent writer waits, then finds the seq moved and
+     * updates nothing), so a row that does not match leaves the others alone and simply returns
+     * nothing; only the rows that matched insert their events, their message index entry and
+     * their push deliveries (one per push config of the task, for the events at `pushed`,
+     * 1-based), all in the same transaction as the events; `hashes` are the events' audit chain
+     * hashes (null when audit is off).
+     *
+     * Creations: $3 is a JSON array of rows (see `CreateRow`): the task row at its state after
+     * its first events (none for a bare creation), its log (the snapshot at seq 1, then the
+     * events), its message index entry and, when `lease_owner` is set and the task is unfinished,
+     * its ownership lease. An id that exists already inserts nothing and returns nothing.
      */
     append: named(
-      'append_batch',
+      'write_batch',
       `WITH x AS (
          SELECT * FROM json_to_recordset($1::json) AS x(
            i integer, id text, tenant text, owner text, expected integer, events json,
@@ -83,9 +70,36 @@ export function statements(schema: string, s: string) {
          INSERT INTO ${s}.events (task_id, seq, body, hash)
          SELECT upd.id, upd.expected + e.ord, e.body, upd.hashes[e.ord]
          FROM upd, json_array_elements(upd.events) WITH ORDINALITY AS e(body, ord)
+       ), n AS (
+         SELECT * FROM json_to_recordset($3::json) AS n(
+           i integer, id text, tenant text, owner text, context text, state text, ts text,
+           task json, events json, count integer, terminal boolean, message_id text,
+           fingerprint text, hashes text[], lease_owner text, lease_ms integer)
+       ), ins AS (
+         INSERT INTO ${s}.tasks (id, tenant, owner, context_id, state, status_ts, seq, base,
+                                 base_seq, finished_at, lease_owner, lease_expires_at)
+         SELECT id, tenant, owner, context, state, ts, 1 + count, task, 1,
+                CASE WHEN terminal THEN now() END,
+                CASE WHEN NOT terminal THEN lease_owner END,
+                CASE WHEN NOT terminal AND lease_owner IS NOT NULL
+                  THEN now() + lease_ms * interval '1 millisecond' END
+         FROM n
+         ON CONFLICT (id) DO NOTHING
+         RETURNING id, rid
+       ), cev AS (
+         INSERT INTO ${s}.events (task_id, seq, body, hash)
+         SELECT n.id, 1, json_build_object('task', n.task), n.hashes[1]
+         FROM ins JOIN n ON n.id = ins.id
+         UNION ALL
+         SELECT n.id, 1 + e.ord, e.body, n.hashes[1 + e.ord]
+         FROM ins JOIN n ON n.id = ins.id
+         CROSS JOIN json_array_elements(n.events) WITH ORDINALITY AS e(body, ord)
        ), msg AS (
          INSERT INTO ${s}.messages (tenant, owner, message_id, task_id, fingerprint)
          SELECT tenant, owner, message_id, id, fingerprint FROM upd WHERE message_id IS NOT NULL
+         UNION ALL
+         SELECT n.tenant, n.owner, n.message_id, n.id, n.fingerprint FROM ins JOIN n ON n.id = ins.id
+         WHERE n.message_id IS NOT NULL
          ON CONFLICT (tenant, owner, message_id) DO UPDATE SET task_id = EXCLUDED.task_id,
            fingerprint = EXCLUDED.fingerprint, indexed_at = now()
        ), push AS (
@@ -101,7 +115,9 @@ export function statements(schema: string, s: string) {
        )
        SELECT upd.i, upd.rid::text AS rid,
               (SELECT count(*)::integer FROM push WHERE push.task_id = upd.id) AS pushed
-       FROM upd`,
+       FROM upd
+       UNION ALL
+       SELECT n.i, ins.rid::text, 0 FROM ins JOIN n ON n.id = ins.id`,
     ),
     /** Why an append matched nothing. $1 id. */
     inspect: named('inspect', `SELECT tenant, owner, seq, state FROM ${s}.tasks WHERE id = $1`),
@@ -152,12 +168,17 @@ export function statements(schema: string, s: string) {
       'last_entry',
       `SELECT seq, body FROM ${s}.events WHERE task_id = $1 ORDER BY seq DESC LIMIT 1`,
     ),
-    /** $1 tenant, $2 owner, $3 messageId. */
+    /**
+     * The message index entries of a batch of lookups (read-batch.ts): $1 tenants, $2 owners,
+     * $3 messageIds; a row per lookup found, `i` its 1-based position.
+     */
     findByMessageId: named(
-      'find_message',
-      `SELECT task_id, fingerprint,
-         greatest(0, extract(epoch FROM now() - indexed_at) * 1000)::float8 AS age_ms
-       FROM ${s}.messages WHERE tenant = $1 AND owner = $2 AND message_id = $3`,
+      'find_messages',
+      `SELECT q.i::integer AS i, m.task_id, m.fingerprint,
+         greatest(0, extract(epoch FROM now() - m.indexed_at) * 1000)::float8 AS age_ms
+       FROM unnest($1::text[], $2::text[], $3::text[]) WITH ORDINALITY AS q(tenant, owner, id, i)
+       JOIN ${s}.messages m
+         ON m.tenant = q.tenant AND m.owner = q.owner AND m.message_id = q.id`,
     ),
     /** $1 id, $2 tenant, $3 owner. Events and message index rows go by ON DELETE CASCADE. */
     delete: named('delete', `DELETE FROM ${s}.tasks WHERE id = $1 AND tenant = $2 AND owner = $3`),

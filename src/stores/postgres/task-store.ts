@@ -1,8 +1,10 @@
 /**
  * PostgreSQL TaskStore: an append-only event log per task plus a small task row (scope, state,
- * status timestamp, seq) that ListTasks reads through an index. Appends are group-committed
- * (append-batch.ts): the appends of concurrent tasks go in one statement that inserts their events
- * and moves each row's seq under optimistic concurrency; the task is never rewritten.
+ * status timestamp, seq) that ListTasks reads through an index. Writes are group-committed
+ * (append-batch.ts): the appends and creations of concurrent tasks go in one statement that
+ * inserts their events and moves each row's seq under optimistic concurrency; the task is never
+ * rewritten. A creation may carry the agent's first events (`createWith`). The message index
+ * lookups of one turn are one statement too (read-batch.ts).
  * Snapshots are the creation snapshot plus the log, folded once and cached (see ProjectionCache).
  */
 import type { Pool, QueryResultRow } from 'pg';
@@ -14,7 +16,9 @@ import {
   type IndexedMessage,
   type LogEntry,
   type CreateOptions,
+  type CreateWithOptions,
   type AppendOptions,
+  type GetOptions,
   type LogSource,
   type PushConfigStore,
   type Scope,
@@ -25,7 +29,13 @@ import {
   type StoreFacets,
   type TaskStore,
 } from '../types.js';
-import { AppendBatch, type Appended, type AppendRow } from './append-batch.js';
+import {
+  AppendBatch,
+  type Appended,
+  type AppendRow,
+  type BatchRow,
+  type CreateRow,
+} from './append-batch.js';
 import { connect, type Connection, type PostgresConnectionOptions } from './connection.js';
 import { PostgresLeases } from './leases.js';
 import { migrate } from './migrations.js';
@@ -33,6 +43,7 @@ import { ProjectionCache, advance, project, type CachedTask } from './projection
 import { PostgresPushConfigs } from './push-configs.js';
 import { PostgresPushOutbox } from './push-outbox.js';
 import { pushStatements } from './push-statements.js';
+import { ReadBatch } from './read-batch.js';
 import { statements, type Statement, type Statements } from './statements.js';
 import { allowedFrom, transitionError } from './transitions.js';
 import { listPage } from './list-query.js';
@@ -50,6 +61,12 @@ export interface PostgresTaskStoreOptions extends PostgresConnectionOptions {
     /** How often to purge (default min(finishedTtlMs, 60 s)). */
     intervalMs?: number;
   };
+}
+
+/** One message index lookup. */
+interface MessageKey {
+  readonly scope: Scope;
+  readonly messageId: string;
 }
 
 interface LoadRow {
@@ -70,6 +87,7 @@ export class PostgresTaskStore implements TaskStore, PushConfigStore, LogSource 
   private readonly outbox: PostgresPushOutbox;
   private readonly leases: PostgresLeases;
   private readonly batch: AppendBatch;
+  private readonly messages: ReadBatch<MessageKey, IndexedMessage | undefined>;
   private timer: ReturnType<typeof setInterval> | undefined;
   private closed = false;
   /** Push configs, the shared push outbox and ownership leases, in the same database. */
@@ -86,6 +104,7 @@ export class PostgresTaskStore implements TaskStore, PushConfigStore, LogSource 
     this.outbox = new PostgresPushOutbox(conn.pool, push);
     this.leases = new PostgresLeases(conn.pool, conn.schema, conn.quoted);
     this.batch = new AppendBatch((rows) => this.appendRows(rows));
+    this.messages = new ReadBatch((keys) => this.findMessages(keys));
     this.facets = {
       pushConfigs: this,
       pushOutbox: this.outbox,
@@ -128,23 +147,39 @@ export class PostgresTaskStore implements TaskStore, PushConfigStore, LogSource 
   }
 
   async create(scope: Scope, task: Task, options: CreateOptions = {}): Promise<void> {
-    const state = task.status.state;
-    const { rows } = await this.run<{ rid: string }>(this.sql.create, [
-      task.id,
-      scope.tenant,
-      scope.owner,
-      task.contextId ?? '',
-      state,
-      task.status.timestamp ?? '',
-      JSON.stringify(task),
-      isTerminal(state),
-      options.messageId ?? null,
-      options.fingerprint ?? '',
-      options.chain?.[0] ?? null,
-    ]);
-    const row = rows[0];
+    await this.createWith(scope, task, [], options);
+  }
+
+  /** A creation and its first events, in the next group commit (see append-batch.ts). */
+  async createWith(
+    scope: Scope,
+    task: Task,
+    events: readonly StreamResponse[],
+    options: CreateWithOptions = {},
+  ): Promise<number> {
+    let status = task.status;
+    for (const e of events) if ('statusUpdate' in e) status = e.statusUpdate.status;
+    const row = await this.batch.submit({
+      create: true,
+      id: task.id,
+      tenant: scope.tenant,
+      owner: scope.owner,
+      context: task.contextId ?? '',
+      state: status.state,
+      ts: status.timestamp ?? '',
+      task,
+      events,
+      count: events.length,
+      terminal: isTerminal(status.state),
+      message_id: options.messageId ?? null,
+      fingerprint: options.fingerprint ?? '',
+      hashes: options.chain ?? null,
+      lease_owner: options.lease?.instanceId ?? null,
+      lease_ms: Math.max(0, Math.min(2_147_483_647, Math.round(options.lease?.ttlMs ?? 0))),
+    });
     if (!row) throw new Error(`task ${task.id} already exists`);
-    this.cache.set(task.id, project(row.rid, task, 1, []));
+    this.cache.set(task.id, project(row.rid, task, 1, events));
+    return 1 + events.length;
   }
 
   async append(
@@ -190,7 +225,13 @@ export class PostgresTaskStore implements TaskStore, PushConfigStore, LogSource 
     return expectedSeq + events.length;
   }
 
-  async get(scope: Scope, taskId: string): Promise<TaskRecord | undefined> {
+  async get(scope: Scope, taskId: string, options?: GetOptions): Promise<TaskRecord | undefined> {
+    // The snapshot as of the caller's own write: this store's write put it in the cache.
+    const cached = options?.written !== undefined ? this.cache.peek(taskId) : undefined;
+    if (cached && cached.seq === options?.written) {
+      this.cache.set(taskId, cached);
+      return { task: cached.projection.task, seq: cached.seq };
+    }
     return (await this.load(scope, [taskId])).get(taskId);
   }
 
@@ -221,13 +262,8 @@ export class PostgresTaskStore implements TaskStore, PushConfigStore, LogSource 
     return listPage(this.conn.pool, this.conn.quoted, scope, query, (ids) => this.load(scope, ids));
   }
 
-  async findByMessageId(scope: Scope, messageId: string): Promise<IndexedMessage | undefined> {
-    const { rows } = await this.run<{ task_id: string; fingerprint: string; age_ms: number }>(
-      this.sql.findByMessageId,
-      [scope.tenant, scope.owner, messageId],
-    );
-    const row = rows[0];
-    return row && { taskId: row.task_id, fingerprint: row.fingerprint, ageMs: row.age_ms };
+  findByMessageId(scope: Scope, messageId: string): Promise<IndexedMessage | undefined> {
+    return this.messages.read({ scope, messageId });
   }
 
   async delete(scope: Scope, taskId: string): Promise<void> {
@@ -379,13 +415,39 @@ export class PostgresTaskStore implements TaskStore, PushConfigStore, LogSource 
 
   /** One group-commit statement (see append-batch.ts): the rows that matched, by index. */
   private async appendRows(
-    rows: readonly (AppendRow & { i: number })[],
+    rows: readonly (BatchRow & { i: number })[],
   ): Promise<Map<number, Appended>> {
+    const appends: (AppendRow & { i: number })[] = [];
+    const creations: (CreateRow & { i: number })[] = [];
+    for (const row of rows) {
+      if ('create' in row) creations.push(row);
+      else appends.push(row);
+    }
     const result = await this.run<{ i: number } & Appended>(this.sql.append, [
-      JSON.stringify(rows),
-      rows.map((r) => r.id),
+      JSON.stringify(appends),
+      appends.map((r) => r.id),
+      JSON.stringify(creations),
     ]);
     return new Map(result.rows.map((r) => [r.i, { rid: r.rid, pushed: r.pushed }]));
+  }
+
+  /** One batch of message index lookups (see read-batch.ts). */
+  private async findMessages(keys: readonly MessageKey[]): Promise<(IndexedMessage | undefined)[]> {
+    const { rows } = await this.run<{
+      i: number;
+      task_id: string;
+      fingerprint: string;
+      age_ms: number;
+    }>(this.sql.findByMessageId, [
+      keys.map((k) => k.scope.tenant),
+      keys.map((k) => k.scope.owner),
+      keys.map((k) => k.messageId),
+    ]);
+    const found: (IndexedMessage | undefined)[] = keys.map(() => undefined);
+    for (const row of rows) {
+      found[row.i - 1] = { taskId: row.task_id, fingerprint: row.fingerprint, ageMs: row.age_ms };
+    }
+    return found;
   }
 
   private run<R extends QueryResultRow>(statement: Statement, values: unknown[]) {
