@@ -142,14 +142,25 @@ export function createHttpHandler(
   // (request log, tracing) saw it is reported to that middleware (core/refusal.ts).
   const observed = security.service.refused !== undefined;
 
-  async function serveBinding(
+  function serveBinding(
     route: Route,
     req: HttpRequest,
     rest: string,
     query: string,
   ): Promise<HttpResponse> {
     const ctx = context(req, query, route.binding);
-    if (!observed) return answer(route, req, rest, query, ctx);
+    return observed
+      ? answerObserved(route, req, rest, query, ctx)
+      : answer(route, req, rest, query, ctx);
+  }
+
+  async function answerObserved(
+    route: Route,
+    req: HttpRequest,
+    rest: string,
+    query: string,
+    ctx: BindingContext,
+  ): Promise<HttpResponse> {
     const startedAt = performance.now();
     const response = await answer(route, req, rest, query, ctx);
     const error = response.error;

@@ -141,12 +141,12 @@ export async function serveNats(
       reply(msg, 'ok', JSON.stringify(result ?? {}), call.activatedExtensions);
     } catch (error) {
       const failure = toA2AError(error, onError);
-      replyError(msg, failure);
       if (observed) {
         const operation = isOperationName(name) ? name : undefined;
         const refused = call ?? { signal, protocolBinding: NATS_BINDING };
         reportRefusal(service, { operation, call: refused, error: failure, startedAt }, onError);
       }
+      replyError(msg, failure);
     }
   }
 
