@@ -5,6 +5,7 @@
  */
 import type { CallContext } from './call-context.js';
 import type { OperationName, StreamingOperationName } from './operations.js';
+import type { Refusal, RefusalListener } from './refusal.js';
 import type { A2AService, StreamItem } from './service.js';
 
 /**
@@ -13,13 +14,17 @@ import type { A2AService, StreamItem } from './service.js';
  * (`SendStreamingMessage`, `SubscribeToTask`) `next` resolves to an
  * `AsyncIterable<StreamItem>` — the stream is open then; its events follow as it is read.
  * `next()` without an argument passes `params` on unchanged.
+ *
+ * A middleware that observes every request (a request log, tracing) also sets `refused`: it is
+ * then told of each request answered with an error that it did not see (refused by the binding
+ * before the middleware ran, or by a middleware before it), once per request (core/refusal.ts).
  */
-export type OperationMiddleware = (
+export type OperationMiddleware = ((
   operation: OperationName,
   params: unknown,
   call: CallContext,
   next: (params?: unknown) => Promise<unknown>,
-) => Promise<unknown>;
+) => Promise<unknown>) & { readonly refused?: RefusalListener | undefined };
 
 /** True for the two operations whose result is a stream of {@link StreamItem}s. */
 export function isStreamingOperation(name: OperationName): name is StreamingOperationName {
@@ -28,7 +33,9 @@ export function isStreamingOperation(name: OperationName): name is StreamingOper
 
 /**
  * `service` with `middleware` around each operation, the first outermost. No middleware gives
- * `service` itself, so an agent without hooks pays nothing.
+ * `service` itself, so an agent without hooks pays nothing. The result's `refused` (present
+ * when a layer, or `service`, has one) passes a refusal to each observing layer that did not
+ * see its call, then to `service`.
  */
 export function withMiddleware(
   service: A2AService,
@@ -36,6 +43,10 @@ export function withMiddleware(
 ): A2AService {
   if (middleware.length === 0) return service;
   const chain = [...middleware];
+  // The calls each observing layer saw: a refusal goes to the layers that did not.
+  const seen = chain.map((layer) =>
+    layer.refused === undefined ? undefined : new WeakSet<CallContext>(),
+  );
   function run(
     name: OperationName,
     params: unknown,
@@ -45,12 +56,20 @@ export function withMiddleware(
     const step = (index: number, current: unknown): Promise<unknown> => {
       const layer = chain[index];
       if (layer === undefined) return last(current);
+      seen[index]?.add(call);
       return layer(name, current, call, (next) =>
         step(index + 1, next === undefined ? current : next),
       );
     };
     return step(0, params);
   }
+  const observed = seen.some((s) => s !== undefined) || service.refused !== undefined;
+  const refused = (refusal: Refusal): void => {
+    chain.forEach((layer, i) => {
+      if (seen[i]?.has(refusal.call) === false) layer.refused?.(refusal);
+    });
+    service.refused?.(refusal);
+  };
   return {
     invoke: (name, params, call) => run(name, params, call, (p) => service.invoke(name, p, call)),
     stream: (name, params, call) =>
@@ -59,5 +78,6 @@ export function withMiddleware(
       >,
     agentCard: (interfaces) => service.agentCard(interfaces),
     compat: service.compat,
+    ...(observed ? { refused } : {}),
   };
 }

@@ -4,6 +4,7 @@
  */
 import type { CallContext } from './call-context.js';
 import type { OperationName, StreamingOperationName } from './operations.js';
+import type { RefusalListener } from './refusal.js';
 import type {
   AgentCard,
   AgentInterface,
@@ -44,6 +45,12 @@ export interface A2AService {
    * the gRPC server built on this service serve them unless told otherwise. Default none.
    */
   readonly compat?: readonly CompatVersion[] | undefined;
+  /**
+   * Takes the requests a binding answered with an error before calling this service (set by
+   * {@link withMiddleware} when a middleware observes them; core/refusal.ts). Bindings call it
+   * through `reportRefusal`.
+   */
+  readonly refused?: RefusalListener | undefined;
 }
 
 /**

@@ -6,6 +6,7 @@
 import type { CallContext } from '../core/call-context.js';
 import type { A2AError, InternalErrorReporter } from '../core/errors.js';
 import { PROTOCOL_VERSION } from '../core/interfaces.js';
+import type { OperationName } from '../core/operations.js';
 import type { AgentInterface } from '../core/schemas/index.js';
 import type { A2AService } from '../core/service.js';
 import type { HttpRequest, HttpResponse } from './types.js';
@@ -27,7 +28,8 @@ export interface HttpBinding {
   readonly methods?: readonly string[] | undefined;
   /**
    * Answers one request. `rest` is the path after {@link path} (`''` or starting with `/`),
-   * `query` the raw query string. Must not throw: errors are answered in the binding's shape.
+   * `query` the raw query string. Must not throw: errors are answered in the binding's shape,
+   * with the error as the response's `error` (the router logs and traces refusals from it).
    */
   handle(req: HttpRequest, rest: string, query: string, ctx: BindingContext): Promise<HttpResponse>;
   /**
@@ -49,6 +51,11 @@ export interface BindingContext {
   readonly call: CallContext;
   /** The VersionNotSupported error of this request, if its A2A-Version is not served. */
   readonly versionError: A2AError | undefined;
+  /**
+   * Set by the binding once it knows the operation (before validating its params), so a
+   * request refused after that is logged and traced under its operation.
+   */
+  operation?: OperationName | undefined;
 }
 
 /**

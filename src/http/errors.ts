@@ -25,5 +25,6 @@ export function statusResponse(
     status: ERROR_CATALOG[error.code].http,
     headers: { ...headers, 'content-type': contentType },
     body: statusJson(error),
+    error,
   };
 }

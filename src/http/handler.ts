@@ -13,6 +13,7 @@ import {
   toA2AError,
 } from '../core/errors.js';
 import type { OperationMiddleware } from '../core/middleware.js';
+import { reportRefusal } from '../core/refusal.js';
 import type { AgentCard, AgentInterface } from '../core/schemas/index.js';
 import type { A2AService } from '../core/service.js';
 import { handlerSecurity, type HandlerSecurityOptions } from './access.js';
@@ -128,6 +129,7 @@ export function createHttpHandler(
       maxBodyBytes,
       onError,
       call,
+      operation: undefined,
       // Made when a binding asks: a 0.3 binding serves the requests it refuses (their versions),
       // and an error's stack trace is not free.
       get versionError() {
@@ -136,14 +138,50 @@ export function createHttpHandler(
     };
   }
 
-  async function serveBinding(
+  // Every request to a binding is answered here: one refused before an observing middleware
+  // (request log, tracing) saw it is reported to that middleware (core/refusal.ts).
+  const observed = security.service.refused !== undefined;
+
+  function serveBinding(
     route: Route,
     req: HttpRequest,
     rest: string,
     query: string,
   ): Promise<HttpResponse> {
+    const ctx = context(req, query, route.binding);
+    return observed
+      ? answerObserved(route, req, rest, query, ctx)
+      : answer(route, req, rest, query, ctx);
+  }
+
+  async function answerObserved(
+    route: Route,
+    req: HttpRequest,
+    rest: string,
+    query: string,
+    ctx: BindingContext,
+  ): Promise<HttpResponse> {
+    const startedAt = performance.now();
+    const response = await answer(route, req, rest, query, ctx);
+    const error = response.error;
+    if (error !== undefined) {
+      const { operation, call } = ctx;
+      reportRefusal(security.service, { operation, call, error, startedAt }, onError);
+    }
+    return response;
+  }
+
+  async function answer(
+    route: Route,
+    req: HttpRequest,
+    rest: string,
+    query: string,
+    ctx: BindingContext,
+  ): Promise<HttpResponse> {
     const { binding } = route;
-    const ctx = context(req, query, binding);
+    if (rest === '' && route.allow !== undefined && !binding.methods?.includes(req.method)) {
+      return methodNotAllowed(req.method, route.allow);
+    }
     // Cross-site writes, then authentication and rate limits: before any parsing or lookup
     // (spec §13.1).
     const crossSiteRefusal = crossSite(req);
@@ -162,12 +200,7 @@ export function createHttpHandler(
     const path = q < 0 ? url : url.slice(0, q);
     const query = q < 0 ? '' : url.slice(q + 1);
     for (const r of routes) {
-      if (path === r.path || path === r.slashed) {
-        if (r.allow !== undefined && !r.binding.methods?.includes(req.method)) {
-          return methodNotAllowed(req.method, r.allow);
-        }
-        return serveBinding(r, req, '', query);
-      }
+      if (path === r.path || path === r.slashed) return serveBinding(r, req, '', query);
       if (r.prefix && path.startsWith(r.slashed)) {
         return serveBinding(r, req, path.slice(r.path.length), query);
       }

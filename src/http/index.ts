@@ -7,6 +7,7 @@ export { withCors, CORS_ALLOW_HEADERS, CORS_EXPOSE_HEADERS } from './cors.js';
 export type { CorsOptions } from './cors.js';
 export { withMiddleware, isStreamingOperation } from '../core/middleware.js';
 export type { OperationMiddleware } from '../core/middleware.js';
+export type { Refusal, RefusalListener } from '../core/refusal.js';
 // The entry is the face of the folder: it also offers the default bindings, assembled in
 // bindings/ (http/ itself never imports a binding).
 export { cardInterfaces, createA2AHandler, httpBindings } from '../bindings/a2a-handler.js';

@@ -3,6 +3,7 @@
  * to and from it; the hot path never builds WHATWG Request/Response objects on Node.
  */
 import type { ClientCertificate, HttpHeaders } from '../core/call-context.js';
+import type { A2AError } from '../core/errors.js';
 
 /** One incoming HTTP request. */
 export interface HttpRequest {
@@ -38,6 +39,11 @@ export interface HttpResponse {
   status: number;
   headers: Record<string, string>;
   body: string | AsyncIterable<string> | undefined;
+  /**
+   * The A2A error this response answers with, set by the bindings' error rendering (never
+   * sent): the router reports it as a refusal when no observing middleware saw the request.
+   */
+  error?: A2AError | undefined;
 }
 
 /** The function every adapter wraps. */

@@ -6,7 +6,7 @@
  * delivered synchronously inside the publish, already in that span), and the bus lag
  * (publish to delivery) is measured. A publish opens no span and adds no event (the append it
  * follows is one already, store.ts); its trace context is computed once per context and shared.
- * The distributed buses (PostgreSQL) carry `trace` across; the in-process bus is left as it is.
+ * The distributed buses (PostgreSQL, NATS) carry `trace` across; the in-process bus is left as it is.
  */
 import { ROOT_CONTEXT, SpanKind, context, trace } from '@opentelemetry/api';
 import { MemoryEventBus } from '../stores/memory/event-bus.js';

@@ -20,6 +20,7 @@ import { tracedBus } from './bus.js';
 import { clientInterceptor } from './client.js';
 import { pushTelemetry, type PushTelemetry } from './push.js';
 import { TelemetryRuntime, type TelemetryProviders } from './runtime.js';
+import { refusedTelemetry } from './refused.js';
 import { serverMiddleware } from './server.js';
 import { tracedStore } from './store.js';
 
@@ -29,7 +30,7 @@ export type { TelemetryProviders } from './runtime.js';
 
 /** Every instrumented seam of one telemetry setup. */
 export interface A2ATelemetry {
-  /** Server span and request metrics per operation, on every binding. */
+  /** Server span and request metrics per request, on every binding (refused ones too). */
   readonly middleware: OperationMiddleware;
   /** Client span, trace context propagation and call metrics per call. */
   readonly interceptor: Interceptor;
@@ -47,7 +48,8 @@ export interface A2ATelemetry {
 export function a2aTelemetry(options: TelemetryProviders = {}): A2ATelemetry {
   const runtime = new TelemetryRuntime(options);
   return {
-    middleware: serverMiddleware(runtime),
+    // Requests refused before the middleware ran get their span too (core/refusal.ts).
+    middleware: Object.assign(serverMiddleware(runtime), { refused: refusedTelemetry(runtime) }),
     interceptor: clientInterceptor(runtime),
     agent: (agent) => tracedAgent(runtime, agent),
     store: (store) => tracedStore(runtime, store),

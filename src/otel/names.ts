@@ -50,6 +50,8 @@ export const SPAN = {
   append: 'a2a.store.append',
   receive: 'a2a.bus.receive',
   push: 'a2a.push.deliver',
+  /** The SERVER span of a request refused before its method was known (an unknown method). */
+  server: 'a2a.server',
 } as const;
 
 /**

@@ -7,6 +7,7 @@ export type { InterruptedOptions } from './interrupted.js';
 export type { CallContext, Principal } from '../core/call-context.js';
 export { isStreamingOperation, withMiddleware } from '../core/middleware.js';
 export type { OperationMiddleware } from '../core/middleware.js';
+export type { Refusal, RefusalListener } from '../core/refusal.js';
 export type { Logger, LogLevel } from '../core/logger.js';
 export { requestLog, type RequestLogFields } from './request-log.js';
 export type { CompatVersion, SubscribeToTaskParams } from '../core/service.js';

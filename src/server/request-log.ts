@@ -2,20 +2,24 @@
  * `requestLog(logger)`: an operation middleware that writes one structured line per A2A request
  * on every binding: operation, binding, task and context ids, caller, status (`OK` or the A2A
  * error code), duration, and for streams the number of events. A stream's line is written when
- * it ends, so its duration covers the whole stream. Nothing from the request's content or
- * headers is logged (no message parts, no tokens, no push credentials).
+ * it ends, so its duration covers the whole stream. A request refused before the middleware
+ * ran (bad JSON, an unknown method, a failed authentication, …) gets its line too, through
+ * `refused`: the operation when known, the binding, the code, the duration. Nothing from the
+ * request's content or headers is logged (no message parts, no tokens, no push credentials).
  */
 import { errorCode, paramFacts, resultFacts, type CallFacts } from '../core/call-facts.js';
 import type { CallContext } from '../core/call-context.js';
 import type { Logger } from '../core/logger.js';
 import { isStreamingOperation, type OperationMiddleware } from '../core/middleware.js';
 import type { OperationName } from '../core/operations.js';
+import type { Refusal } from '../core/refusal.js';
 import type { StreamItem } from '../core/service.js';
 
 /** The fields of one request line. */
 export interface RequestLogFields extends CallFacts {
   readonly event: 'a2a.request';
-  readonly operation: OperationName;
+  /** Absent when the request was refused before its operation was known (unknown method). */
+  readonly operation?: OperationName;
   readonly binding: string;
   readonly tenant?: string;
   /** The authenticated principal's id (never a credential). */
@@ -27,31 +31,38 @@ export interface RequestLogFields extends CallFacts {
   events?: number;
 }
 
-/** The middleware writing one `info` line per request (`warn` for INTERNAL failures). */
+/**
+ * The middleware writing one `info` line per request (`warn` for INTERNAL failures); its
+ * `refused` writes the line of a request refused before it ran (core/refusal.ts).
+ */
 export function requestLog(logger: Logger): OperationMiddleware {
-  return async (operation, params, call, next) => {
+  const write = (fields: RequestLogFields) => {
+    const text = `${fields.operation ?? 'request'} ${fields.status} ${fields.durationMs} ms`;
+    if (fields.status === 'INTERNAL') logger.warn(fields, text);
+    else logger.info(fields, text);
+  };
+  const middleware: OperationMiddleware = async (operation, params, call, next) => {
     const started = performance.now();
     const facts = paramFacts(params);
-    const write = (status: string, events?: number) => {
-      const fields = line(operation, call, facts, status, performance.now() - started, events);
-      const text = `${operation} ${status} ${fields.durationMs} ms`;
-      if (status === 'INTERNAL') logger.warn(fields, text);
-      else logger.info(fields, text);
-    };
+    const done = (status: string, events?: number) =>
+      write(line(operation, call, facts, status, performance.now() - started, events));
     let result: unknown;
     try {
       result = await next();
     } catch (error) {
-      write(errorCode(error));
+      done(errorCode(error));
       throw error;
     }
     if (!isStreamingOperation(operation)) {
       resultFacts(result, facts);
-      write('OK');
+      done('OK');
       return result;
     }
-    return logged(result as AsyncIterable<StreamItem>, facts, write);
+    return logged(result as AsyncIterable<StreamItem>, facts, done);
   };
+  const refused = (r: Refusal) =>
+    write(line(r.operation, r.call, {}, r.error.code, performance.now() - r.startedAt, undefined));
+  return Object.assign(middleware, { refused });
 }
 
 async function* logged(
@@ -76,7 +87,7 @@ async function* logged(
 }
 
 function line(
-  operation: OperationName,
+  operation: OperationName | undefined,
   call: CallContext,
   facts: CallFacts,
   status: string,
@@ -85,7 +96,7 @@ function line(
 ): RequestLogFields {
   return {
     event: 'a2a.request',
-    operation,
+    ...(operation !== undefined ? { operation } : {}),
     binding: call.protocolBinding ?? 'unknown',
     ...(call.tenant ? { tenant: call.tenant } : {}),
     ...(call.principal ? { caller: call.principal.id } : {}),

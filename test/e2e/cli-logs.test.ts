@@ -3,7 +3,10 @@
  * binding, task and context ids, caller, status, duration) and per task transition, on stderr;
  * and a full run (the demo's auth flow handing out its bearer token, an authenticated
  * GetExtendedAgentCard (spec §3.1.11), the multi-turn `book` flow with a push config carrying a
- * token and credentials (spec §4.3.3)) whose whole output never contains those secrets.
+ * token and credentials (spec §4.3.3), then requests refused before any operation runs (bad
+ * JSON, a wrong token, an unknown method, invalid params, an unsupported A2A-Version) carrying
+ * the token and push credentials) whose whole output never contains those secrets, while each
+ * refused request has its line.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { A2AClient } from '../../src/client/index.js';
@@ -13,6 +16,8 @@ import { cli, jsonLines } from './harness.js';
 
 const PUSH_TOKEN = 'push-token-7f3a9c';
 const PUSH_CREDENTIALS = 'push-credentials-51d0e2';
+const WRONG_TOKEN = 'demo-wrong-token-c81f4b';
+const REFUSED_PUSH_TOKEN = 'refused-push-token-2d9e6a';
 let receiver: Awaited<ReturnType<typeof startWebhook>>;
 let hookUrl = '';
 
@@ -78,6 +83,36 @@ describe('a2a serve --log-format json', () => {
     });
     expect('task' in second && second.task.status.state).toBe('TASK_STATE_COMPLETED');
     await until(() => receiver.calls.length >= 4, 'the push deliveries');
+    // Requests refused before any operation runs, carrying the token and push credentials.
+    const post = (path: string, body: string, headers: Record<string, string>) =>
+      fetch(url + path, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'a2a-version': '1.0', ...headers },
+        body,
+      }).then((r) => r.text());
+    const bearer = { authorization: `Bearer ${token}` };
+    const rpc = (method: string, params: unknown) =>
+      JSON.stringify({ jsonrpc: '2.0', id: 1, method, params });
+    await post('/a2a/jsonrpc', `{"jsonrpc":"2.0","params":{"token":"${token}"`, bearer);
+    await post('/a2a/jsonrpc', rpc('SendMessage', { message: userMessage('hi') }), {
+      authorization: `Bearer ${WRONG_TOKEN}`,
+    });
+    await post('/a2a/jsonrpc', rpc('NoSuchMethod', { token }), bearer);
+    await post(
+      '/a2a/rest/message:send',
+      JSON.stringify({
+        message: { role: 'ROLE_USER' },
+        configuration: {
+          taskPushNotificationConfig: {
+            url: hookUrl,
+            token: REFUSED_PUSH_TOKEN,
+            authentication: { scheme: 'Bearer', credentials: PUSH_CREDENTIALS },
+          },
+        },
+      }),
+      bearer,
+    );
+    await post('/a2a/rest/message:send', '{}', { ...bearer, 'a2a-version': '9.9' });
     client.close();
     stop.abort();
     const { code, stdout, stderr } = await done;
@@ -85,7 +120,8 @@ describe('a2a serve --log-format json', () => {
 
     const lines = jsonLines(stderr);
     const requests = lines.filter((l) => l['event'] === 'a2a.request');
-    const sends = requests.filter((l) => l['operation'] === 'SendMessage');
+    const flow = requests.slice(0, -5); // the refused requests come last
+    const sends = flow.filter((l) => l['operation'] === 'SendMessage');
     expect(sends).toHaveLength(4);
     for (const line of sends) {
       expect(line).toMatchObject({
@@ -98,7 +134,7 @@ describe('a2a serve --log-format json', () => {
       });
     }
     expect(sends.slice(2).every((l) => l['caller'] === 'demo-user')).toBe(true);
-    expect(requests.find((l) => l['operation'] === 'GetExtendedAgentCard')).toMatchObject({
+    expect(flow.find((l) => l['operation'] === 'GetExtendedAgentCard')).toMatchObject({
       caller: 'demo-user',
       status: 'OK',
     });
@@ -112,8 +148,18 @@ describe('a2a serve --log-format json', () => {
       'TASK_STATE_COMPLETED',
     ]);
     expect(lines.some((l) => l['event'] === 'a2a.push')).toBe(true);
+    // The refused requests have their lines too (with the caller when it was authenticated).
+    const refused = requests.slice(-5).map((l) => [l['binding'], l['operation'], l['status']]);
+    expect(refused).toEqual([
+      ['JSONRPC', undefined, 'PARSE_ERROR'],
+      ['JSONRPC', undefined, 'UNAUTHENTICATED'],
+      ['JSONRPC', undefined, 'METHOD_NOT_FOUND'],
+      ['HTTP+JSON', 'SendMessage', 'INVALID_PARAMS'],
+      ['HTTP+JSON', 'SendMessage', 'VERSION_NOT_SUPPORTED'],
+    ]);
+    expect(requests.at(-1)?.['caller']).toBe('demo-user');
     // The secrets this run used appear nowhere in what it printed.
-    for (const secret of [token, PUSH_TOKEN, PUSH_CREDENTIALS]) {
+    for (const secret of [token, PUSH_TOKEN, PUSH_CREDENTIALS, WRONG_TOKEN, REFUSED_PUSH_TOKEN]) {
       expect(stderr.includes(secret), `stderr contains ${secret}`).toBe(false);
       expect(stdout.includes(secret), `stdout contains ${secret}`).toBe(false);
     }

@@ -135,4 +135,10 @@ describe('a2a serve --proxy', () => {
     expect(both.code).toBe(2);
     expect(both.stderr).toContain('--echo and --proxy cannot be combined');
   });
+
+  it('refuses --bus: a gateway keeps no tasks (the other modes honour it, test/integration/nats-serve.test.ts)', async () => {
+    const refused = await cli(['serve', '--proxy', upstream.url, '--bus', 'nats://127.0.0.1:1']);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain('--bus does not apply to --proxy');
+  });
 });

@@ -3,7 +3,8 @@
  * lists it after the HTTP bindings, A2AClient.connect picks it when asked, every core operation
  * answers, service parameters travel as headers (a2a-version, a2a-extensions, traceparent), errors
  * carry the catalog's mapping, streams end with an end message, SubscribeToTask resumes after
- * `a2a-last-event-id`, and bad input gets the spec's error. Runs when A2A_TEST_NATS_URL is set.
+ * `a2a-last-event-id`, and bad input gets the spec's error; every request, refused ones too, has
+ * its request line. Runs when A2A_TEST_NATS_URL is set.
  */
 import { connect, headers, type NatsConnection } from '@nats-io/transport-node';
 import { afterAll, beforeAll, expect, it } from 'vitest';
@@ -11,6 +12,7 @@ import { NATS_BINDING } from '../../src/bindings/nats/index.js';
 import { A2AClient, A2AError, userMessage } from '../../src/client/index.js';
 import type { OperationMiddleware } from '../../src/core/middleware.js';
 import { serve, type ServeResult } from '../../src/node/index.js';
+import { requestLog } from '../../src/server/request-log.js';
 import { scriptedAgent } from '../helpers/agents.js';
 import { describeNats, freshPrefix, NATS_URL } from './nats-helpers.js';
 
@@ -22,6 +24,9 @@ describeNats('NATS binding', () => {
     seen.push({ operation, binding: call.protocolBinding });
     return next(params);
   };
+  const lines: Record<string, unknown>[] = [];
+  const push = (fields: object) => void lines.push({ ...fields });
+  const log = { debug: push, info: push, warn: push, error: push };
   let running: ServeResult;
   let client: A2AClient;
   let raw: NatsConnection;
@@ -31,7 +36,7 @@ describeNats('NATS binding', () => {
       port: 0,
       logger: null,
       nats: { servers: NATS_URL, subject },
-      middleware: [record],
+      middleware: [record, requestLog(log)],
     });
     client = await A2AClient.connect(running.url, { preferredBinding: NATS_BINDING });
     raw = await connect({ servers: NATS_URL ?? '' });
@@ -189,5 +194,20 @@ describeNats('NATS binding', () => {
     );
     expect(reply.kind).toBe('ok');
     expect(reply.json).toMatchObject({ tasks: expect.any(Array) });
+  });
+
+  it('writes one request line per request, refused ones too (core/refusal.ts)', async () => {
+    const from = lines.length;
+    await request('GetTask', { id: 'x' }, {});
+    await request('GetTask', '{not json');
+    await request('NoSuchMethod', {});
+    await request('GetTask', { id: 'no-such-task' });
+    const written = lines.slice(from).map((l) => [l['binding'], l['operation'], l['status']]);
+    expect(written).toEqual([
+      [NATS_BINDING, 'GetTask', 'VERSION_NOT_SUPPORTED'],
+      [NATS_BINDING, 'GetTask', 'PARSE_ERROR'],
+      [NATS_BINDING, undefined, 'METHOD_NOT_FOUND'],
+      [NATS_BINDING, 'GetTask', 'TASK_NOT_FOUND'],
+    ]);
   });
 });

@@ -20,11 +20,12 @@ import {
 } from '../../core/operations.js';
 import { parseParams } from '../../core/validate.js';
 import {
-  type A2AError,
+  A2AError,
   type InternalErrorReporter,
   logInternalError,
   toA2AError,
 } from '../../core/errors.js';
+import { reportRefusal } from '../../core/refusal.js';
 import type { A2AService } from '../../core/service.js';
 import type { PeerCertificateLike as PeerCertificate } from '../../security/auth/certificate.js';
 import type { CallContext, Principal } from '../../core/call-context.js';
@@ -82,12 +83,21 @@ export function serviceError(error: A2AError): {
 }
 
 /**
- * The status to answer with for anything thrown: spec errors as they are, anything else as a
+ * The A2AError to answer with for anything thrown: spec errors as they are, anything else as a
  * generic INTERNAL (reported first). Never throws, so no handler can crash the process.
  */
-function failureStatus(error: unknown, onError: InternalErrorReporter) {
+function failureOf(error: unknown, onError: InternalErrorReporter): A2AError {
   try {
-    return serviceError(toA2AError(error, onError));
+    return toA2AError(error, onError);
+  } catch {
+    return new A2AError('INTERNAL', 'Internal error');
+  }
+}
+
+/** The gRPC status of `error`; never throws. */
+function failureStatus(error: A2AError) {
+  try {
+    return serviceError(error);
   } catch {
     return { code: GRPC_STATUS.INTERNAL, details: 'Internal error', metadata: new Metadata() };
   }
@@ -104,14 +114,11 @@ export function createGrpcService(
     (method, bytes) => utf8Error(bytes, a2aType(RPC_TYPES[method as OperationName].request)),
   );
 
-  async function context(
-    metadata: Metadata,
-    peer: string,
-    signal: AbortSignal,
-    certificate: PeerCertificate | undefined,
-  ): Promise<CallContext> {
-    const refused = versionError(metadata);
-    if (refused) throw refused;
+  // Calls refused before an observing middleware saw them are reported (core/refusal.ts).
+  const observed = service.refused !== undefined;
+
+  /** The context of a call, before anything is checked (so a refusal has one too). */
+  function context(metadata: Metadata, peer: string, signal: AbortSignal): CallContext {
     const call: CallContext = {
       signal,
       protocolBinding: 'GRPC',
@@ -121,48 +128,59 @@ export function createGrpcService(
     if (remoteAddress !== undefined) call.remoteAddress = remoteAddress;
     const extensions = requestedExtensions(metadata);
     if (extensions !== undefined) call.requestedExtensions = extensions;
-    const principal = await options.authenticate?.({ metadata, peer, context: call, certificate });
-    if (principal !== undefined) call.principal = principal;
     return call;
   }
 
+  /** Checks the version, authenticates, decodes and validates: the call's params. */
   async function prepare(
     name: OperationName,
+    call: CallContext,
     request: ProtoObject,
     metadata: Metadata,
     peer: string,
-    signal: AbortSignal,
     certificate?: PeerCertificate,
   ) {
-    const call = await context(metadata, peer, signal, certificate);
+    const refused = versionError(metadata);
+    if (refused) throw refused;
+    const principal = await options.authenticate?.({ metadata, peer, context: call, certificate });
+    if (principal !== undefined) call.principal = principal;
     const unreadable = unreadableError(request, RPC_TYPES[name].request);
     if (unreadable) throw unreadable;
     const params = parseParams(name, fromProto(RPC_TYPES[name].request, request));
     call.tenant = params.tenant;
-    return { call, params: withLastEventId(name, params, metadata) };
+    return withLastEventId(name, params, metadata);
+  }
+
+  /** The status of a failed call, reported as a refusal when no observing middleware saw it. */
+  function failed(name: OperationName, call: CallContext, thrown: unknown, startedAt: number) {
+    const error = failureOf(thrown, onError);
+    if (observed) reportRefusal(service, { operation: name, call, error, startedAt }, onError);
+    return failureStatus(error);
   }
 
   const unary =
     (name: Exclude<OperationName, StreamingOperationName>) =>
     (call: ServerUnaryCall<ProtoObject, ProtoObject>, reply: sendUnaryData<ProtoObject>): void => {
+      const startedAt = observed ? performance.now() : 0;
       const abort = new AbortController();
       call.once('cancelled', () => abort.abort());
       const run = async () => {
+        const ctx = context(call.metadata, call.getPeer(), abort.signal);
         try {
-          const prepared = await prepare(
+          const params = await prepare(
             name,
+            ctx,
             call.request,
             call.metadata,
             call.getPeer(),
-            abort.signal,
             call.getAuthContext().sslPeerCertificate,
           );
-          const result = await service.invoke(name, prepared.params, prepared.call);
+          const result = await service.invoke(name, params, ctx);
           const response = toProto(RPC_TYPES[name].response, result);
-          call.sendMetadata(replyMetadata(prepared.call));
+          call.sendMetadata(replyMetadata(ctx));
           reply(null, response);
         } catch (error) {
-          reply(failureStatus(error, onError));
+          reply(failed(name, ctx, error, startedAt));
         }
       };
       detach(run(), onError);
@@ -178,22 +196,24 @@ export function createGrpcService(
     name: StreamingOperationName,
     call: ServerWritableStream<ProtoObject, ProtoObject>,
   ): Promise<void> {
+    const startedAt = observed ? performance.now() : 0;
     const abort = new AbortController();
     call.once('cancelled', () => abort.abort());
     let iterator: AsyncIterator<{ event: unknown }> | undefined;
+    const ctx = context(call.metadata, call.getPeer(), abort.signal);
     try {
-      const prepared = await prepare(
+      const params = await prepare(
         name,
+        ctx,
         call.request,
         call.metadata,
         call.getPeer(),
-        abort.signal,
         call.getAuthContext().sslPeerCertificate,
       );
-      const source = await service.stream(name, prepared.params, prepared.call);
+      const source = await service.stream(name, params, ctx);
       iterator = source[Symbol.asyncIterator]();
       // Headers go out now, so clients see the stream open before the first event.
-      call.sendMetadata(replyMetadata(prepared.call));
+      call.sendMetadata(replyMetadata(ctx));
       while (!abort.signal.aborted) {
         const next = await iterator.next();
         if (next.done || abort.signal.aborted) break;
@@ -203,7 +223,7 @@ export function createGrpcService(
       }
       if (!abort.signal.aborted) call.end();
     } catch (error) {
-      const status = failureStatus(error, onError);
+      const status = failed(name, ctx, error, startedAt);
       if (!abort.signal.aborted) call.emit('error', status);
     } finally {
       // The client went away or the stream ended: stop reading events. The task goes on

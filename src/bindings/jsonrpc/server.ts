@@ -89,6 +89,7 @@ export async function handleJsonRpc(req: HttpRequest, ctx: BindingContext): Prom
     const versionRefused = ctx.versionError;
     if (versionRefused !== undefined) throw versionRefused;
     const name = operationOf(method);
+    ctx.operation = name;
     const params = withLastEventId(name, parseParams(name, rawParams), req);
     ctx.call.tenant = params.tenant;
     if (isStreaming(name)) {
@@ -141,7 +142,7 @@ function reply(body: string, ctx: BindingContext, error: A2AError | undefined): 
   );
   const status =
     refusal === undefined || error === undefined ? 200 : ERROR_CATALOG[error.code].http;
-  return { status, headers, body };
+  return error === undefined ? { status, headers, body } : { status, headers, body, error };
 }
 
 /** The JSON of the request's JSON-RPC `id` when the body has a usable one, else `null`. */

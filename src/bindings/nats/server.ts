@@ -21,6 +21,7 @@ import {
   type InternalErrorReporter,
 } from '../../core/errors.js';
 import { PROTOCOL_VERSION } from '../../core/interfaces.js';
+import { reportRefusal } from '../../core/refusal.js';
 import {
   isOperationName,
   OPERATIONS,
@@ -106,7 +107,11 @@ export async function serveNats(
     options.advertisedServer ?? (typeof servers === 'string' ? servers : servers[0]) ?? '';
   const url = natsUrl(server.split(',')[0] ?? server, prefix);
 
+  // Requests refused before an observing middleware saw them are reported (core/refusal.ts).
+  const observed = service.refused !== undefined;
+
   async function handle(msg: Msg, signal: AbortSignal): Promise<void> {
+    const startedAt = observed ? performance.now() : 0;
     const name = msg.subject.slice(prefix.length + 1);
     let call: CallContext | undefined;
     try {
@@ -135,7 +140,13 @@ export async function serveNats(
       const result = await service.invoke(name, params, call);
       reply(msg, 'ok', JSON.stringify(result ?? {}), call.activatedExtensions);
     } catch (error) {
-      replyError(msg, toA2AError(error, onError));
+      const failure = toA2AError(error, onError);
+      if (observed) {
+        const operation = isOperationName(name) ? name : undefined;
+        const refused = call ?? { signal, protocolBinding: NATS_BINDING };
+        reportRefusal(service, { operation, call: refused, error: failure, startedAt }, onError);
+      }
+      replyError(msg, failure);
     }
   }
 

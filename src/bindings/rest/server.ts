@@ -68,6 +68,7 @@ export async function handleRest(
       );
       return statusResponse(error, contentType, { allow: match.allow.join(', ') });
     }
+    ctx.operation = match.route.operation;
     const versionRefused = ctx.versionError;
     if (versionRefused !== undefined) throw versionRefused;
     const { route } = match;

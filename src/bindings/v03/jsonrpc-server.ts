@@ -47,6 +47,7 @@ export async function handleJsonRpc03(
     // A 1.0 method name goes to the 1.0 endpoint, which answers the version error (spec §3.6.2).
     if (isOperationName(method)) return await handleJsonRpc(req, ctx);
     const name = operationOf03(method);
+    ctx.operation = name;
     streaming = OPERATIONS[name].streaming;
     const extensions = requestedExtensions03(req.headers.get('x-a2a-extensions'));
     if (extensions !== undefined) ctx.call.requestedExtensions = extensions;
@@ -75,6 +76,7 @@ export async function handleJsonRpc03(
         status: 200,
         headers: { ...SSE_HEADERS },
         body: sseFrame(errorJson03(idJson, failure)),
+        error: failure,
       };
     }
     return reply(errorJson03(idJson, failure), ctx, failure);
@@ -99,7 +101,7 @@ function reply(body: string, ctx: BindingContext, error: A2AError | undefined): 
     ctx.call.activatedExtensions,
   );
   const status = refusal === undefined || error === undefined ? 200 : httpStatus03(error);
-  return { status, headers, body };
+  return error === undefined ? { status, headers, body } : { status, headers, body, error };
 }
 
 function operationOf03(method: string): OperationName {

@@ -105,6 +105,7 @@ export async function handleRest03(
     if (extensions !== undefined) ctx.call.requestedExtensions = extensions;
     ctx.call.protocolVersion = V03_VERSION;
     const name = route.operation;
+    ctx.operation = name;
     const params = withLastEventId(
       name,
       parseParams(name, paramsOf(route, req, query, ctx.maxBodyBytes)),
@@ -147,6 +148,7 @@ export function errorResponse03(error: A2AError): HttpResponse {
     status: httpStatus03(error),
     headers: { ...error.headers, 'content-type': JSON_TYPE },
     body: JSON.stringify(errorObject03(error)),
+    error,
   };
 }
 

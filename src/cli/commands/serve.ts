@@ -1,15 +1,11 @@
 /** `a2a serve`: runs the demo agent in this process until Ctrl+C. */
 import type * as DemoMain from '../../demo/main.js';
-import {
-  DEFAULT_STORE_PATH,
-  storeSettingsFromEnv,
-  type StoreSettings,
-} from '../../node/open-store.js';
+import { DEFAULT_STORE_PATH, storeSettingsFromEnv } from '../../node/open-store.js';
 import { EXAMPLE_URL, type Command } from '../command.js';
 import { CliError, EXIT, UsageError } from '../exit-codes.js';
 import { booleanFlag, intFlag, stringFlag } from '../options.js';
 import { lineLogger, logFlags } from '../serve/log-lines.js';
-import { runMode, serveMode } from '../serve/modes.js';
+import { busSettings, runMode, serveMode } from '../serve/modes.js';
 import { noExtraArgs } from '../task-helpers.js';
 
 /** Loads the demo agent (src/demo), only for the verbs that run it. */
@@ -87,7 +83,7 @@ export const serveCommand: Command = {
     ],
     [
       '--bus URL',
-      'live events between instances over NATS JetStream: nats://host:port (default $A2A_BUS)',
+      'live events between instances over NATS JetStream: nats://host:port[/prefix] (default $A2A_BUS; not with --proxy)',
     ],
   ],
   examples: [
@@ -124,7 +120,8 @@ export const serveCommand: Command = {
     const log = logging && lineLogger(logging.format, logging.level, (l) => io.stderr.write(l));
     if (mode !== undefined) {
       const store = stringFlag(values, 'store') || io.env.A2A_STORE || 'memory';
-      return runMode(mode, ctx, { port: port ?? 8765, host, store, log });
+      const bus = stringFlag(values, 'bus');
+      return runMode(mode, ctx, { port: port ?? 8765, host, store, bus, log });
     }
     const grpcPort = intFlag(values, 'grpc-port', 0, 65535);
     const noGrpc = booleanFlag(values, 'no-grpc');
@@ -201,9 +198,4 @@ export const serveCommand: Command = {
 /** True for 127.x.x.x, ::1 and localhost. */
 export function isLoopbackHost(host: string): boolean {
   return /^(127\.\d+\.\d+\.\d+|localhost|::1|\[::1\])$/.test(host);
-}
-
-/** The store settings with `--bus` in place of `A2A_BUS` when given. */
-function busSettings(settings: StoreSettings, bus: string | undefined): StoreSettings {
-  return bus ? { ...settings, bus } : settings;
 }

@@ -4,12 +4,14 @@
  * it gets), and `--proxy URL` (a gateway in front of another agent: every operation forwarded,
  * each call logged on stderr unless `--quiet`; see client/proxy.ts), and `--mcp 'cmd args'`
  * (an MCP server, by command line or URL, as an agent: its tools are the skills; src/mcp).
+ * `--store` and `--bus` hold for every mode that runs an agent; a gateway keeps no tasks (its
+ * upstream does), so `--proxy` refuses `--bus`.
  */
 import { createA2AHandler } from '../../bindings/a2a-handler.js';
 import { proxyService } from '../../client/proxy.js';
 import { textOf } from '../../core/parts.js';
 import { serve } from '../../node/index.js';
-import { openStore, storeSettingsFromEnv } from '../../node/open-store.js';
+import { openStore, storeSettingsFromEnv, type StoreSettings } from '../../node/open-store.js';
 import { serveHandler } from '../../node/serve-handler.js';
 import { createAgent, type Agent, type AgentCardConfig } from '../../server/agent.js';
 import { loadJson } from '../card-source.js';
@@ -34,16 +36,39 @@ export function serveMode(values: CommandContext['values']): ServeMode | undefin
   return asked[0];
 }
 
+/** The store settings with `--bus` in place of `A2A_BUS` when given. */
+export function busSettings(settings: StoreSettings, bus: string | undefined): StoreSettings {
+  return bus ? { ...settings, bus } : settings;
+}
+
+/** Where `a2a serve <mode>` listens and keeps its tasks. */
+export interface ModeListen {
+  port: number;
+  host: string | undefined;
+  store: string;
+  /** `--bus` as given (else `A2A_BUS` holds). */
+  bus?: string | undefined;
+  log?: Logger | undefined;
+}
+
 /** Runs `mode` until Ctrl+C. */
 export async function runMode(
   mode: ServeMode,
   ctx: CommandContext,
-  listen: { port: number; host: string | undefined; store: string; log?: Logger | undefined },
+  listen: ModeListen,
 ): Promise<ExitCode> {
   const { values, out, signal } = ctx;
   const quiet = booleanFlag(values, 'quiet');
+  if (mode === 'proxy' && listen.bus) {
+    throw new UsageError(
+      '--bus does not apply to --proxy: a gateway keeps no tasks, its upstream agent does',
+      'leave out --bus (give the upstream agent its bus)',
+    );
+  }
+  const storeSettings = busSettings(storeSettingsFromEnv(ctx.io.env), listen.bus);
   let running: { url: string; close(): Promise<void> };
   let what: string;
+  let storage: string | undefined;
   try {
     if (mode === 'proxy') {
       const upstream = stringFlag(values, 'proxy') as string;
@@ -68,13 +93,19 @@ export async function runMode(
         client: await mcp.connectMcpServer(target),
         card: mcpCardFields(values),
       });
-      const opened = await openStore(listen.store, storeSettingsFromEnv(ctx.io.env));
+      const { log } = listen;
       try {
+        const opened = await openStore(listen.store, storeSettings);
+        storage = opened.description;
         const served = await serve(agent, {
           port: listen.port,
           host: listen.host ?? '127.0.0.1',
           logger: null,
           ...opened.serverOptions,
+          ...(log ? { log, middleware: [requestLog(log)] } : {}),
+        }).catch(async (error: unknown) => {
+          await opened.close();
+          throw error;
         });
         running = { url: served.url, close: () => served.close().finally(() => agent.close()) };
       } catch (error) {
@@ -92,7 +123,8 @@ export async function runMode(
               chunk: chunkOf(stringFlag(values, 'chunk')),
             })
           : echoAgent(card);
-      const opened = await openStore(listen.store, storeSettingsFromEnv(ctx.io.env));
+      const opened = await openStore(listen.store, storeSettings);
+      storage = opened.description;
       const { log } = listen;
       running = await serve(agent, {
         port: listen.port,
@@ -100,6 +132,9 @@ export async function runMode(
         logger: null,
         ...opened.serverOptions,
         ...(log ? { log, middleware: [requestLog(log)] } : {}),
+      }).catch(async (error: unknown) => {
+        await opened.close();
+        throw error;
       });
       what =
         mode === 'exec'
@@ -117,12 +152,15 @@ export async function runMode(
     throw error;
   }
   const { url } = running;
-  if (out.json) out.jsonLine({ url, card: `${url}/.well-known/agent-card.json`, mode });
-  else {
+  if (out.json) {
+    const tasks = storage !== undefined ? { storage } : {};
+    out.jsonLine({ url, card: `${url}/.well-known/agent-card.json`, mode, ...tasks });
+  } else {
     out.line(`${out.style.bold('a2a serve')} is serving ${what} on ${out.style.bold(url)}`);
     out.line(`  Agent Card  ${url}/.well-known/agent-card.json`);
     out.line(`  JSON-RPC    ${url}/a2a/jsonrpc`);
     out.line(`  HTTP+JSON   ${url}/a2a/rest`);
+    if (storage !== undefined) out.line(`  Tasks       ${storage}`);
     out.line(out.style.dim('Press Ctrl+C to stop.'));
   }
   await new Promise<void>((resolve) => {

@@ -7,7 +7,10 @@
  *   NATS permissions can confine an account to `<prefix>.events.<tenant token>.>`. Publishing
  *   waits for the stream's ack and carries a message id (`<tenant>.<task>:<seq>`), so a retried
  *   publish is stored once (JetStream duplicate window).
- * - Body: the StreamResponse JSON; headers `A2A-Seq` (the log seq) and `A2A-Task-Id`. An entry
+ * - Body: the StreamResponse JSON; headers `A2A-Seq` (the log seq) and `A2A-Task-Id`, and, when
+ *   tracing set them (a2a-kit/otel), `A2A-Trace` (the entry's W3C trace context as a JSON object)
+ *   and `A2A-Published-At` (its publish time, ms), so a subscriber on another instance continues
+ *   the trace of the task's writer and measures the bus lag. An entry
  *   over the server's max payload is sent without body (`A2A-Omitted: too-large`); receivers read
  *   it from `store` (a LogSource, e.g. the PostgresTaskStore), later entries of the task waiting.
  * - Per task, entries are delivered with strictly increasing seq: older or repeated ones are
@@ -58,6 +61,10 @@ interface TaskSubscription {
 const SEQ = 'A2A-Seq';
 const TASK = 'A2A-Task-Id';
 const OMITTED = 'A2A-Omitted';
+const TRACE = 'A2A-Trace';
+const PUBLISHED_AT = 'A2A-Published-At';
+
+type Headers = { get(name: string): string } | undefined;
 
 /** Live fan-out across every instance connected to the same NATS (JetStream on). */
 export class NatsEventBus implements EventBus {
@@ -108,6 +115,10 @@ export class NatsEventBus implements EventBus {
     const h = natsHeaders();
     h.set(SEQ, String(entry.seq));
     h.set(TASK, subjectToken(taskId));
+    if (entry.trace !== undefined) {
+      h.set(TRACE, JSON.stringify(entry.trace));
+      if (entry.publishedAt !== undefined) h.set(PUBLISHED_AT, String(entry.publishedAt));
+    }
     let body = this.encoder.encode(JSON.stringify(entry.event));
     if (body.byteLength > this.maxPayloadBytes) {
       h.set(OMITTED, 'too-large');
@@ -207,15 +218,11 @@ export class NatsEventBus implements EventBus {
     }
   }
 
-  private receive(
-    task: TaskSubscription,
-    h: { get(name: string): string } | undefined,
-    data: Uint8Array,
-  ): void {
+  private receive(task: TaskSubscription, h: Headers, data: Uint8Array): void {
     const seq = seqOf(h);
     if (seq <= 0) return; // not ours
     if (task.pending === 0 && !h?.get(OMITTED)) {
-      const entry = this.parse(seq, data);
+      const entry = this.parse(seq, h, data);
       if (entry) this.emit(task, entry);
       return;
     }
@@ -228,23 +235,28 @@ export class NatsEventBus implements EventBus {
   private async decode(
     taskId: string,
     seq: number,
-    h: { get(name: string): string } | undefined,
+    h: Headers,
     data: Uint8Array,
   ): Promise<LogEntry | undefined> {
-    if (!h?.get(OMITTED)) return this.parse(seq, data);
-    if (this.options.store) return this.options.store.entryAt(taskId, seq);
+    if (!h?.get(OMITTED)) return this.parse(seq, h, data);
+    if (this.options.store) {
+      const entry = await this.options.store.entryAt(taskId, seq);
+      return entry && { ...entry, ...tracing(h) };
+    }
     this.options.logger?.warn(
       'a2a-kit: an event too large for NATS was skipped (no `store` given to NatsEventBus); streams catch up at the next event',
     );
     return undefined;
   }
 
-  private parse(seq: number, data: Uint8Array): LogEntry | undefined {
+  private parse(seq: number, h: Headers, data: Uint8Array): LogEntry | undefined {
+    let event: StreamResponse;
     try {
-      return { seq, event: JSON.parse(this.decoder.decode(data)) as StreamResponse };
+      event = JSON.parse(this.decoder.decode(data)) as StreamResponse;
     } catch {
       return undefined;
     }
+    return h?.get(TRACE) ? { seq, event, ...tracing(h) } : { seq, event };
   }
 
   /** Queues deliveries behind the earlier ones of the same task (order per task holds). */
@@ -286,7 +298,24 @@ function streamName(prefix: string): string {
   return `${prefix.replace(/\./g, '_').toUpperCase()}_EVENTS`;
 }
 
-function seqOf(h: { get(name: string): string } | undefined): number {
+/** The trace fields of a message, when its headers carry well-formed ones. */
+function tracing(h: Headers): Pick<LogEntry, 'trace' | 'publishedAt'> {
+  const raw = h?.get(TRACE);
+  if (!raw) return {};
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(raw);
+  } catch {
+    return {};
+  }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return {};
+  const carried: Record<string, string> = {};
+  for (const [k, v] of Object.entries(parsed)) if (typeof v === 'string') carried[k] = v;
+  const at = Number(h?.get(PUBLISHED_AT) || NaN);
+  return Number.isFinite(at) ? { trace: carried, publishedAt: at } : { trace: carried };
+}
+
+function seqOf(h: Headers): number {
   const value = Number(h?.get(SEQ) ?? '');
   return Number.isSafeInteger(value) ? value : 0;
 }
