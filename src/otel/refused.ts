@@ -12,7 +12,7 @@ import { PROTOCOL_VERSION } from '../core/interfaces.js';
 import type { Refusal, RefusalListener } from '../core/refusal.js';
 import { ATTR, SPAN } from './names.js';
 import type { TelemetryRuntime } from './runtime.js';
-import { end, REQUEST_LABELS } from './server.js';
+import { end } from './server.js';
 
 const NO_HEADERS = { get: () => null };
 /** The `a2a.method.name` metric label of a request whose method is not known. */
@@ -43,9 +43,9 @@ export function refusedTelemetry(runtime: TelemetryRuntime): RefusalListener {
     }
     if (meters !== undefined) {
       const method = operation ?? OTHER_METHOD;
-      const labels = runtime.labels(REQUEST_LABELS, method, binding, error.code);
-      meters.serverRequests.add(1, labels);
-      meters.serverDuration.record((performance.now() - startedAt) / 1000, labels);
+      const tally = meters.serverRequests.get(method, binding, error.code);
+      tally.value++;
+      meters.serverDuration.record((performance.now() - startedAt) / 1000, tally.attributes);
     }
   };
 }
