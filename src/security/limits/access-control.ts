@@ -5,6 +5,7 @@
  * (`middleware`), skill requirements, the extended card's authentication, message limits, and
  * concurrent streams. Every refusal is an A2AError carrying its HTTP headers; the binding renders it.
  */
+import { rejected } from '../../core/maybe-async.js';
 import { A2AError } from '../../core/errors.js';
 import { isStreamingOperation, type OperationMiddleware } from '../../core/middleware.js';
 import type { OperationName } from '../../core/operations.js';
@@ -101,7 +102,7 @@ export class AccessControl {
     try {
       checked = this.before(name, params, call);
     } catch (error) {
-      return Promise.reject(error);
+      return rejected(error);
     }
     return next(checked).then((result) => {
       if (
