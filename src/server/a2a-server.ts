@@ -41,7 +41,7 @@ import { TaskLog } from './task-log.js';
 import { cancelTask } from './cancel.js';
 import { AUDIT_EXTENSION, AuditChain, auditExtension, auditTrail } from './audit.js';
 import type { AuditSigner } from '../security/audit-head.js';
-import { shownTo, streamShownTo } from './trajectory-views.js';
+import { eventViewOf, shownTo } from './trajectory-views.js';
 import { listTaskViews, taskRecord, viewTask } from './task-views.js';
 import {
   compatOf,
@@ -294,9 +294,10 @@ export class A2AServer {
       ...this.streamBase(scope, started.taskId, call),
       start,
       closeWhen: isSettled,
+      view: eventViewOf(call),
     });
     call.firstEventId = stream.firstEventId;
-    return streamShownTo(call, stream);
+    return stream;
   }
 
   /**
@@ -355,9 +356,10 @@ export class A2AServer {
       ...this.streamBase(scope, params.id, call),
       start,
       closeWhen: isTerminal,
+      view: eventViewOf(call),
     });
     call.firstEventId = stream.firstEventId;
-    return streamShownTo(call, stream);
+    return stream;
   }
 
   /** CreateTaskPushNotificationConfig (spec §3.1.7): the stored config with its id. */
