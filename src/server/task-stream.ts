@@ -121,6 +121,10 @@ export async function openTaskStream(options: TaskStreamOptions): Promise<TaskSt
         if (firstState && closeWhen(firstState)) return;
       }
       let catchUp = true;
+      // The last catch-up page while it may have been cut at maxPageBytes: measured (its JSON)
+      // only if the stream would wait for more, since a page followed by the task's closing event,
+      // or by live entries without a gap, was the end of the log as it was read.
+      let uncut: LogEntry[] | undefined;
       while (!signal?.aborted) {
         let batch: LogEntry[];
         if (catchUp || overflow) {
@@ -129,8 +133,8 @@ export async function openTaskStream(options: TaskStreamOptions): Promise<TaskSt
           queuedBytes = 0;
           batch = await store.events(scope, taskId, lastSeq, PAGE, maxPageBytes);
           // A full page, or one the store cut at maxPageBytes, is not the end of the log.
-          catchUp =
-            batch.length === PAGE || (batch.length > 0 && jsonLength(batch) >= maxPageBytes);
+          catchUp = batch.length === PAGE;
+          uncut = catchUp || batch.length === 0 ? undefined : batch;
         } else if (queue.length > 0) {
           batch = queue.splice(0, queue.length);
           queuedBytes = 0;
@@ -138,7 +142,13 @@ export async function openTaskStream(options: TaskStreamOptions): Promise<TaskSt
             catchUp = true; // a gap: the log has what the bus did not bring
             continue;
           }
+          uncut = undefined;
+        } else if (uncut !== undefined && jsonLength(uncut) >= maxPageBytes) {
+          uncut = undefined;
+          catchUp = true; // the page was cut: the log has more
+          continue;
         } else {
+          uncut = undefined;
           await new Promise<void>((resolve) => (wake = resolve));
           wake = undefined;
           continue;
