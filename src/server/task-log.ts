@@ -222,7 +222,10 @@ export class TaskLog {
     message?: MessageIndexing,
   ): Promise<boolean> {
     if (batchProblem(at.state, given) !== undefined) return false;
-    const { events, generation } = stampGenerations(given, at.generation);
+    // Most tasks have no generation: nothing to stamp, no copy.
+    const stamped =
+      at.generation === undefined ? undefined : stampGenerations(given, at.generation);
+    const events = stamped === undefined ? given : stamped.events;
     const measured = at.bytes?.measure(events);
     if (measured && measured.total > this.maxTaskBytes && !closesSmall(events)) {
       throw new TaskBudgetError(taskId, measured.total, this.maxTaskBytes);
@@ -244,7 +247,7 @@ export class TaskLog {
     }
     at.seq = seq;
     at.state = stateAfter(at.state, events);
-    at.generation = generation;
+    if (stamped !== undefined) at.generation = stamped.generation;
     if (chain !== undefined) this.audit?.appended(taskId, from, chain, isTerminal(at.state));
     if (measured) at.bytes?.commit(measured);
     const entries: LogEntry[] = [];
