@@ -47,12 +47,18 @@ export function withMiddleware(
   const seen = chain.map((layer) =>
     layer.refused === undefined ? undefined : new WeakSet<CallContext>(),
   );
+  const only = chain.length === 1 ? chain[0] : undefined;
   function run(
     name: OperationName,
     params: unknown,
     call: CallContext,
     last: (params: unknown) => Promise<unknown>,
   ): Promise<unknown> {
+    // One layer (the access control alone, the common case): no step closures.
+    if (only !== undefined) {
+      seen[0]?.add(call);
+      return only(name, params, call, (next) => last(next === undefined ? params : next));
+    }
     const step = (index: number, current: unknown): Promise<unknown> => {
       const layer = chain[index];
       if (layer === undefined) return last(current);

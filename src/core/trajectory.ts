@@ -87,7 +87,7 @@ function stripParts(parts: readonly Part[]): Part[] | undefined {
     out ??= parts.slice();
     const { [TRAJECTORY_EXTENSION]: _steps, ...rest } = metadata;
     const { metadata: _old, ...bare } = part;
-    out[i] = (Object.keys(rest).length > 0 ? { ...bare, metadata: rest } : bare);
+    out[i] = Object.keys(rest).length > 0 ? { ...bare, metadata: rest } : bare;
   }
   return out;
 }
@@ -110,20 +110,25 @@ function stripTask(task: Task): Task {
     if (stripped !== statusMessage)
       out = { ...task, status: { ...task.status, message: stripped } };
   }
-  if (task.history) {
+  // Plain loops: every reply and every streamed task goes through here (no closures per call).
+  const given = task.history;
+  if (given) {
     let history: Message[] | undefined;
-    task.history.forEach((m, i) => {
+    for (let i = 0; i < given.length; i++) {
+      const m = given[i] as Message;
       const stripped = stripMessage(m);
-      if (stripped !== m) (history ??= task.history!.slice())[i] = stripped;
-    });
+      if (stripped !== m) (history ??= given.slice())[i] = stripped;
+    }
     if (history) out = { ...(out ?? task), history };
   }
-  if (task.artifacts) {
+  const made = task.artifacts;
+  if (made) {
     let artifacts: Artifact[] | undefined;
-    task.artifacts.forEach((a, i) => {
+    for (let i = 0; i < made.length; i++) {
+      const a = made[i] as Artifact;
       const stripped = stripArtifact(a);
-      if (stripped !== a) (artifacts ??= task.artifacts!.slice())[i] = stripped;
-    });
+      if (stripped !== a) (artifacts ??= made.slice())[i] = stripped;
+    }
     if (artifacts) out = { ...(out ?? task), artifacts };
   }
   return out ?? task;
@@ -138,11 +143,11 @@ export function withoutTrajectory<T extends object>(value: T): T {
   const v = value as Partial<StreamResponse> & { tasks?: Task[] };
   if ('task' in v && v.task) {
     const task = stripTask(v.task);
-    return task === v.task ? value : ({ ...value, task });
+    return task === v.task ? value : { ...value, task };
   }
   if ('message' in v && v.message) {
     const message = stripMessage(v.message);
-    return message === v.message ? value : ({ ...value, message });
+    return message === v.message ? value : { ...value, message };
   }
   if ('statusUpdate' in v && v.statusUpdate) {
     const { statusUpdate } = v;
@@ -159,7 +164,7 @@ export function withoutTrajectory<T extends object>(value: T): T {
     const artifact = stripArtifact(artifactUpdate.artifact);
     return artifact === artifactUpdate.artifact
       ? value
-      : ({ ...value, artifactUpdate: { ...artifactUpdate, artifact } });
+      : { ...value, artifactUpdate: { ...artifactUpdate, artifact } };
   }
   if (Array.isArray(v.tasks)) {
     let tasks: Task[] | undefined;
@@ -167,7 +172,7 @@ export function withoutTrajectory<T extends object>(value: T): T {
       const stripped = stripTask(t);
       if (stripped !== t) (tasks ??= v.tasks!.slice())[i] = stripped;
     });
-    return tasks ? ({ ...value, tasks }) : value;
+    return tasks ? { ...value, tasks } : value;
   }
   if ('id' in v && 'status' in v) return stripTask(value as unknown as Task) as unknown as T;
   if ('parts' in v && 'role' in v) return stripMessage(value as unknown as Message) as unknown as T;

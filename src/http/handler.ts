@@ -13,6 +13,7 @@ import {
   toA2AError,
 } from '../core/errors.js';
 import type { OperationMiddleware } from '../core/middleware.js';
+import type { OperationName } from '../core/operations.js';
 import { reportRefusal } from '../core/refusal.js';
 import type { AgentCard, AgentInterface } from '../core/schemas/index.js';
 import type { A2AService } from '../core/service.js';
@@ -122,26 +123,21 @@ export function createHttpHandler(
     const call = new HttpCallContext(req, binding.protocolBinding);
     const extensions = requestedExtensions(req);
     if (extensions !== undefined) call.requestedExtensions = extensions;
-    const version = requestedVersion(req, query);
-    return {
-      service: security.service,
+    return new RequestBindingContext(
+      security.service,
       keepAliveMs,
       maxBodyBytes,
       onError,
       call,
-      operation: undefined,
-      // Made when a binding asks: a 0.3 binding serves the requests it refuses (their versions),
-      // and an error's stack trace is not free.
-      get versionError() {
-        return versionError(version);
-      },
-    };
+      requestedVersion(req, query),
+    );
   }
 
   // Every request to a binding is answered here: one refused before an observing middleware
   // (request log, tracing) saw it is reported to that middleware (core/refusal.ts).
   const observed = security.service.refused !== undefined;
 
+  // Not async: a binding's promise is returned as it is (one promise per request fewer).
   function serveBinding(
     route: Route,
     req: HttpRequest,
@@ -171,7 +167,7 @@ export function createHttpHandler(
     return response;
   }
 
-  async function answer(
+  function answer(
     route: Route,
     req: HttpRequest,
     rest: string,
@@ -180,21 +176,26 @@ export function createHttpHandler(
   ): Promise<HttpResponse> {
     const { binding } = route;
     if (rest === '' && route.allow !== undefined && !binding.methods?.includes(req.method)) {
-      return methodNotAllowed(req.method, route.allow);
+      return Promise.resolve(methodNotAllowed(req.method, route.allow));
     }
     // Cross-site writes, then authentication and rate limits: before any parsing or lookup
     // (spec §13.1).
     const crossSiteRefusal = crossSite(req);
-    if (crossSiteRefusal !== undefined) return binding.refuse(req, crossSiteRefusal, ctx);
+    if (crossSiteRefusal !== undefined) {
+      return Promise.resolve(binding.refuse(req, crossSiteRefusal, ctx));
+    }
     const admission = security.admit(binding, req, query, ctx.call);
     if (admission !== undefined) {
-      const refused = await admission;
-      if (refused !== undefined) return binding.refuse(req, refused, ctx);
+      return admission.then((refused) =>
+        refused !== undefined
+          ? binding.refuse(req, refused, ctx)
+          : binding.handle(req, rest, query, ctx),
+      );
     }
     return binding.handle(req, rest, query, ctx);
   }
 
-  async function route(req: HttpRequest): Promise<HttpResponse> {
+  function route(req: HttpRequest): Promise<HttpResponse> | HttpResponse {
     const url = req.url.charCodeAt(0) === 47 /* '/' */ ? req.url : originForm(req.url);
     const q = url.indexOf('?');
     const path = q < 0 ? url : url.slice(0, q);
@@ -235,12 +236,15 @@ export function createHttpHandler(
     );
   }
 
-  const handler = security.cors(async (req) => {
+  // The bindings answer their own errors; this is the last line against a crash.
+  const crashed = (error: unknown) =>
+    statusResponse(toA2AError(error, onError), 'application/json');
+  const handler = security.cors((req) => {
     try {
-      return await route(req);
+      const response = route(req);
+      return response instanceof Promise ? response.catch(crashed) : Promise.resolve(response);
     } catch (error) {
-      // The bindings answer their own errors; this is the last line against a crash.
-      return statusResponse(toA2AError(error, onError), 'application/json');
+      return Promise.resolve(crashed(error));
     }
   });
   return Object.assign(handler, { owns });
@@ -270,6 +274,27 @@ function derivedBaseUrl(req: HttpRequest): string {
 }
 
 const HOST = /^[A-Za-z0-9.-]+(:\d{1,5})?$|^\[[0-9A-Fa-f:.]+\](:\d{1,5})?$/;
+
+/** What the router passes a binding; the VersionNotSupported error is made when read. */
+class RequestBindingContext implements BindingContext {
+  constructor(
+    readonly service: A2AService,
+    readonly keepAliveMs: number,
+    readonly maxBodyBytes: number,
+    readonly onError: InternalErrorReporter,
+    readonly call: CallContext,
+    private readonly version: string,
+  ) {}
+
+  /** The operation, set by the binding once it knows it (a refusal's log line and span). */
+  operation: OperationName | undefined = undefined;
+
+  // A 0.3 binding serves the requests it refuses (their versions), and an error's stack trace
+  // is not free.
+  get versionError(): A2AError | undefined {
+    return versionError(this.version);
+  }
+}
 
 /** The call context of one HTTP request; its signal is the request's, read when needed. */
 class HttpCallContext implements CallContext {

@@ -20,7 +20,6 @@ import {
   type SendMessageResponse,
   type Task,
   type TaskPushNotificationConfig,
-  type TaskState,
 } from '../core/schemas/index.js';
 import { isSettled, isTerminal } from '../core/task-state.js';
 import { describeViolations, fieldViolations } from '../core/validate.js';
@@ -41,7 +40,7 @@ import { TaskLog } from './task-log.js';
 import { cancelTask } from './cancel.js';
 import { AUDIT_EXTENSION, AuditChain, auditExtension, auditTrail } from './audit.js';
 import type { AuditSigner } from '../security/audit-head.js';
-import { shownTo, streamShownTo } from './trajectory-views.js';
+import { shownTo } from './trajectory-views.js';
 import { listTaskViews, taskRecord, viewTask } from './task-views.js';
 import {
   compatOf,
@@ -51,7 +50,8 @@ import {
   type MemoryLimits,
 } from './server-options.js';
 import { TaskRunner } from './task-runner.js';
-import { openTaskStream, type StreamStart } from './task-stream.js';
+import type { StreamStart } from './task-stream.js';
+import { TaskStreams } from './task-streams.js';
 import type { CompatVersion, StreamItem, SubscribeToTaskParams } from '../core/service.js';
 
 export type { StreamItem } from '../core/service.js';
@@ -84,6 +84,7 @@ export class A2AServer {
   private readonly intake: MessageIntake;
   private interfaces: AgentInterface[] = [];
   private readonly limits: MemoryLimits;
+  private readonly streams: TaskStreams;
   /** The audit chain of the write path, when `audit` is on. */
   private readonly audit: AuditChain | undefined;
   /** Signs exported chain heads (A2AServerOptions.audit.signer, or serve()'s card key). */
@@ -95,6 +96,7 @@ export class A2AServer {
     this.limits = options.memory ?? {};
     this.store = options.store ?? new MemoryTaskStore();
     this.bus = options.bus ?? new MemoryEventBus();
+    this.streams = new TaskStreams(this.store, this.bus, this.limits);
     const declared = this.agent.card.capabilities;
     if (declared?.pushNotifications && !options.push) {
       throw new Error('The card declares pushNotifications but no `push` option is configured');
@@ -264,7 +266,7 @@ export class A2AServer {
       // Never a non-final answer: when the execution here stopped early (its lease was taken
       // over), or the task runs elsewhere, follow it until it settles.
       if (isSettled(task.status.state)) return shownTo(call, { task });
-      await drain(await this.follow(scope, started.taskId, isSettled, call.signal));
+      await this.streams.follow(scope, started.taskId, isSettled, call.signal);
     }
     return shownTo(call, { task: await this.view(scope, started.taskId, { historyLength }) });
   }
@@ -292,13 +294,7 @@ export class A2AServer {
             first: { id: String(started.seq), event: { task: started.resumed } },
           }
         : { mode: 'snapshot' };
-    const stream = await openTaskStream({
-      ...this.streamBase(scope, started.taskId, call),
-      start,
-      closeWhen: isSettled,
-    });
-    call.firstEventId = stream.firstEventId;
-    return streamShownTo(call, stream);
+    return this.streams.forCaller(scope, started.taskId, call, start, isSettled);
   }
 
   /**
@@ -353,13 +349,7 @@ export class A2AServer {
       afterSeq === undefined
         ? { mode: 'snapshot' as const }
         : { mode: 'replay' as const, afterSeq };
-    const stream = await openTaskStream({
-      ...this.streamBase(scope, params.id, call),
-      start,
-      closeWhen: isTerminal,
-    });
-    call.firstEventId = stream.firstEventId;
-    return streamShownTo(call, stream);
+    return this.streams.forCaller(scope, params.id, call, start, isTerminal);
   }
 
   /** CreateTaskPushNotificationConfig (spec §3.1.7): the stored config with its id. */
@@ -457,40 +447,8 @@ export class A2AServer {
     return this.push ?? pushNotSupported();
   }
 
-  private follow(
-    scope: Scope,
-    taskId: string,
-    closeWhen: (s: TaskState) => boolean,
-    signal: AbortSignal | undefined,
-  ) {
-    return openTaskStream({
-      ...this.streamBase(scope, taskId, { signal }),
-      start: { mode: 'snapshot', historyLength: 0 },
-      closeWhen,
-    });
-  }
-
-  private streamBase(scope: Scope, taskId: string, call: Pick<CallContext, 'signal'>) {
-    const { streamBufferBytes, streamPageBytes } = this.limits;
-    return {
-      store: this.store,
-      bus: this.bus,
-      scope,
-      taskId,
-      signal: call.signal,
-      ...(streamBufferBytes === undefined ? {} : { maxBufferedBytes: streamBufferBytes }),
-      ...(streamPageBytes === undefined ? {} : { maxPageBytes: streamPageBytes }),
-    };
-  }
-
   private view(scope: Scope, taskId: string, options: { historyLength?: number | undefined }) {
     return viewTask(this.store, scope, taskId, options);
-  }
-}
-
-async function drain(stream: AsyncIterable<unknown>): Promise<void> {
-  for await (const _ of stream) {
-    // consumed for its end: the task reached the awaited state
   }
 }
 

@@ -46,7 +46,8 @@ export function artifactSize(artifact: Artifact): number {
 /** What recording a batch would make of a task's bytes (see {@link TaskBytes.measure}). */
 export interface TaskBytesAfter {
   readonly total: number;
-  readonly artifacts: ReadonlyMap<string, number>;
+  /** The artifacts' bytes after the batch; undefined: as before it. */
+  readonly artifacts: ReadonlyMap<string, number> | undefined;
 }
 
 /**
@@ -55,12 +56,16 @@ export interface TaskBytesAfter {
  * its parts, an artifact sent again under its id replaces the old one's bytes.
  */
 export class TaskBytes {
-  private artifacts: Map<string, number>;
+  /** Bytes by artifact id; made with the task's first artifact (most tasks have one or none). */
+  private artifacts: Map<string, number> | undefined;
   total: number;
 
   constructor(task: Task) {
     this.total = taskSize(task);
-    this.artifacts = new Map((task.artifacts ?? []).map((a) => [a.artifactId, artifactSize(a)]));
+    const { artifacts } = task;
+    if (artifacts !== undefined && artifacts.length > 0) {
+      this.artifacts = new Map(artifacts.map((a) => [a.artifactId, artifactSize(a)]));
+    }
   }
 
   /** The bytes after `events`, without recording them. */
@@ -74,6 +79,7 @@ export class TaskBytes {
         if (message) total += messageSize(message);
       } else if ('artifactUpdate' in event) {
         const { artifact, append } = event.artifactUpdate;
+        // A copy: the recorded bytes change only once the batch is durable (commit).
         artifacts ??= new Map(this.artifacts);
         const before = artifacts.get(artifact.artifactId);
         const size = artifactSize(artifact);
@@ -82,13 +88,13 @@ export class TaskBytes {
         artifacts.set(artifact.artifactId, after);
       }
     }
-    return { total, artifacts: artifacts ?? this.artifacts };
+    return { total, artifacts };
   }
 
   /** Records a measured batch (once it is durable). */
   commit(after: TaskBytesAfter): void {
     this.total = after.total;
-    this.artifacts = after.artifacts as Map<string, number>;
+    if (after.artifacts !== undefined) this.artifacts = after.artifacts as Map<string, number>;
   }
 }
 

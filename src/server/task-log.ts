@@ -18,6 +18,7 @@
  * refused whole with a {@link TaskBudgetError} before anything is stored. A batch that ends the
  * task with one small status (a failure, a cancel) always fits, so a task can always be finished.
  */
+import { rejected } from '../core/maybe-async.js';
 import { A2AError } from '../core/errors.js';
 import type { StreamResponse, Task, TaskState } from '../core/schemas/index.js';
 import { TaskTransitionError, batchProblem, isTerminal, stateAfter } from '../core/task-state.js';
@@ -175,20 +176,36 @@ export class TaskLog {
    * Creates a task; its log starts with the snapshot at seq 1. Writes the store only: the caller
    * announces the entry once the task is ready (lease held, inline push config stored).
    */
-  async create(scope: Scope, task: Task, message?: MessageIndexing): Promise<LogEntry> {
+  create(scope: Scope, task: Task, message?: MessageIndexing): Promise<LogEntry> {
     const bytes = taskSize(task);
-    if (bytes > this.maxTaskBytes) throw new TaskBudgetError(task.id, bytes, this.maxTaskBytes);
-    const chain = this.audit?.created(task);
-    try {
-      await this.store.create(scope, task, chain ? { ...message, chain } : message);
-    } catch (error) {
-      throw storageFault(`create task ${task.id}`, error);
+    if (bytes > this.maxTaskBytes) {
+      return Promise.reject(new TaskBudgetError(task.id, bytes, this.maxTaskBytes));
     }
-    this.transitions?.info(
-      transition(scope, task.id, task.contextId ?? '', task.status.state, 1),
-      `task ${task.id} ${task.status.state}`,
+    // Not async: the store's promise is mapped in place (one promise and one turn fewer).
+    let chain: ReturnType<AuditChain['created']> | undefined;
+    try {
+      chain = this.audit?.created(task);
+    } catch (error) {
+      return rejected(error);
+    }
+    let creating: Promise<void>;
+    try {
+      creating = this.store.create(scope, task, chain ? { ...message, chain } : message);
+    } catch (error) {
+      return rejected(storageFault(`create task ${task.id}`, error));
+    }
+    return creating.then(
+      () => {
+        this.transitions?.info(
+          transition(scope, task.id, task.contextId ?? '', task.status.state, 1),
+          `task ${task.id} ${task.status.state}`,
+        );
+        return { seq: 1, event: { task } };
+      },
+      (error: unknown) => {
+        throw storageFault(`create task ${task.id}`, error);
+      },
     );
-    return { seq: 1, event: { task } };
   }
 
   /**
@@ -256,7 +273,10 @@ export class TaskLog {
     message?: MessageIndexing,
   ): Promise<boolean> {
     if (batchProblem(at.state, given) !== undefined) return false;
-    const { events, generation } = stampGenerations(given, at.generation);
+    // Most tasks have no generation: nothing to stamp, no copy.
+    const stamped =
+      at.generation === undefined ? undefined : stampGenerations(given, at.generation);
+    const events = stamped === undefined ? given : stamped.events;
     const measured = at.bytes?.measure(events);
     if (measured && measured.total > this.maxTaskBytes && !closesSmall(events)) {
       throw new TaskBudgetError(taskId, measured.total, this.maxTaskBytes);
@@ -278,7 +298,7 @@ export class TaskLog {
     }
     at.seq = seq;
     at.state = stateAfter(at.state, events);
-    at.generation = generation;
+    if (stamped !== undefined) at.generation = stamped.generation;
     if (chain !== undefined) this.audit?.appended(taskId, from, chain, isTerminal(at.state));
     if (measured) at.bytes?.commit(measured);
     const entries: LogEntry[] = [];
@@ -299,10 +319,28 @@ export class TaskLog {
    * retried in the background. Events recorded with the creation need no in-store fan-out: the
    * task had no push config when they were committed.
    */
-  async announce(scope: Scope, taskId: string, entries: readonly LogEntry[]): Promise<void> {
-    for (const entry of entries) {
-      const published = this.publish(scope.tenant, taskId, entry);
-      if (published) await published;
+  announce(scope: Scope, taskId: string, entries: readonly LogEntry[]): Promise<void> | undefined {
+    for (let i = 0; i < entries.length; i++) {
+      const published = this.publish(scope.tenant, taskId, entries[i] as LogEntry);
+      // An in-process bus publishes synchronously: nothing to wait for.
+      if (published) return this.announceFrom(scope, taskId, entries, i, published);
+    }
+    this.push(scope, taskId, entries, false);
+    return undefined;
+  }
+
+  /** The rest of {@link announce} once a publish returned a promise. */
+  private async announceFrom(
+    scope: Scope,
+    taskId: string,
+    entries: readonly LogEntry[],
+    index: number,
+    published: Promise<void>,
+  ): Promise<void> {
+    await published;
+    for (let i = index + 1; i < entries.length; i++) {
+      const next = this.publish(scope.tenant, taskId, entries[i] as LogEntry);
+      if (next) await next;
     }
     if (this.fanout === undefined || entries.length === 1) this.push(scope, taskId, entries, false);
     else this.push(scope, taskId, entries.slice(0, 1), false);

@@ -8,6 +8,7 @@
  * it over. However an execution ends, it leaves the running set and its lease is given up, so a
  * task it could not finish is taken over by recovery instead of being held forever.
  */
+import { rejected } from '../core/maybe-async.js';
 import { A2AError } from '../core/errors.js';
 import { now } from '../core/ids.js';
 import { agentMessage } from '../core/parts.js';
@@ -214,7 +215,8 @@ export class TaskRunner {
           burst = undefined;
         }
       }
-      await this.log.announce(scope, taskId, [created]);
+      const announced = this.log.announce(scope, taskId, [created]);
+      if (announced) await announced;
     }
     const seq = exec.seq;
     exec.done = this.drive(exec, iterator, first, burst, false);
@@ -426,16 +428,38 @@ export class TaskRunner {
     return p;
   }
 
-  private async commit(exec: Execution, events: StreamResponse[], message?: MessageIndexing) {
-    try {
-      // Terminal tasks never change (cancel may have won); a halted execution writes nothing;
-      // a batch that no longer fits the task's state (cancel won) is dropped by the log.
-      if (isTerminal(exec.state) || exec.stopped) return;
-      const written = await this.log.append(exec.scope, exec.handle.id, events, exec, message);
-      if (written && isSettled(exec.state)) exec.onSettled?.();
-    } finally {
+  // Not async: the log's promise is mapped in place (one promise and one turn fewer per write).
+  private commit(
+    exec: Execution,
+    events: StreamResponse[],
+    message?: MessageIndexing,
+  ): Promise<void> {
+    // Terminal tasks never change (cancel may have won); a halted execution writes nothing;
+    // a batch that no longer fits the task's state (cancel won) is dropped by the log.
+    if (isTerminal(exec.state) || exec.stopped) {
       exec.pendingWrites--;
+      return RESOLVED;
     }
+    let appending: Promise<boolean>;
+    try {
+      appending = this.log.append(exec.scope, exec.handle.id, events, exec, message);
+    } catch (error) {
+      exec.pendingWrites--;
+      return rejected(error);
+    }
+    return appending.then(
+      (written) => {
+        try {
+          if (written && isSettled(exec.state)) exec.onSettled?.();
+        } finally {
+          exec.pendingWrites--;
+        }
+      },
+      (error: unknown) => {
+        exec.pendingWrites--;
+        throw error;
+      },
+    );
   }
 }
 

@@ -40,6 +40,11 @@ export interface TaskStreamOptions {
   maxBufferedBytes?: number;
   /** Bytes (JSON) of one catch-up page read from the log; default 4 MiB (one entry at least). */
   maxPageBytes?: number;
+  /**
+   * What the reader may see of each event (trajectory-views.ts: steps stripped); none: the
+   * events as recorded. Applied here rather than by a wrapping iterator (two promises per event).
+   */
+  view?: ((event: StreamResponse) => StreamResponse) | undefined;
 }
 
 const PAGE = 200;
@@ -62,7 +67,7 @@ export function isStreamed(event: StreamResponse): boolean {
  * with TASK_NOT_FOUND before the stream starts when the snapshot does not exist.
  */
 export async function openTaskStream(options: TaskStreamOptions): Promise<TaskStream> {
-  const { store, bus, scope, taskId, start, closeWhen, signal } = options;
+  const { store, bus, scope, taskId, start, closeWhen, signal, view } = options;
   const maxBuffered = options.maxBuffered ?? 256;
   const maxBufferedBytes = options.maxBufferedBytes ?? DEFAULT_STREAM_BYTES;
   const maxPageBytes = options.maxPageBytes ?? DEFAULT_STREAM_BYTES;
@@ -112,10 +117,14 @@ export async function openTaskStream(options: TaskStreamOptions): Promise<TaskSt
   async function* items(): AsyncGenerator<StreamItem> {
     try {
       if (first) {
-        yield first;
+        yield view === undefined ? first : viewed(first, view);
         if (firstState && closeWhen(firstState)) return;
       }
       let catchUp = true;
+      // The last catch-up page while it may have been cut at maxPageBytes: measured (its JSON)
+      // only if the stream would wait for more, since a page followed by the task's closing event,
+      // or by live entries without a gap, was the end of the log as it was read.
+      let uncut: LogEntry[] | undefined;
       while (!signal?.aborted) {
         let batch: LogEntry[];
         if (catchUp || overflow) {
@@ -124,8 +133,8 @@ export async function openTaskStream(options: TaskStreamOptions): Promise<TaskSt
           queuedBytes = 0;
           batch = await store.events(scope, taskId, lastSeq, PAGE, maxPageBytes);
           // A full page, or one the store cut at maxPageBytes, is not the end of the log.
-          catchUp =
-            batch.length === PAGE || (batch.length > 0 && jsonLength(batch) >= maxPageBytes);
+          catchUp = batch.length === PAGE;
+          uncut = catchUp || batch.length === 0 ? undefined : batch;
         } else if (queue.length > 0) {
           batch = queue.splice(0, queue.length);
           queuedBytes = 0;
@@ -133,7 +142,13 @@ export async function openTaskStream(options: TaskStreamOptions): Promise<TaskSt
             catchUp = true; // a gap: the log has what the bus did not bring
             continue;
           }
+          uncut = undefined;
+        } else if (uncut !== undefined && jsonLength(uncut) >= maxPageBytes) {
+          uncut = undefined;
+          catchUp = true; // the page was cut: the log has more
+          continue;
         } else {
+          uncut = undefined;
           await new Promise<void>((resolve) => (wake = resolve));
           wake = undefined;
           continue;
@@ -142,7 +157,10 @@ export async function openTaskStream(options: TaskStreamOptions): Promise<TaskSt
           if (entry.seq <= lastSeq) continue;
           lastSeq = entry.seq;
           const state = stateOf(entry.event);
-          if (isStreamed(entry.event)) yield { id: String(entry.seq), event: entry.event };
+          if (isStreamed(entry.event)) {
+            const event = view === undefined ? entry.event : view(entry.event);
+            yield { id: String(entry.seq), event };
+          }
           if (state && closeWhen(state)) return;
         }
       }
@@ -154,6 +172,12 @@ export async function openTaskStream(options: TaskStreamOptions): Promise<TaskSt
     ? (first.id ?? String(lastSeq))
     : formatEventCursor({ base: lastSeq, n: 1 });
   return Object.assign(items(), { firstEventId });
+}
+
+/** An item as `view` shows it (the item itself when its event is unchanged). */
+function viewed(item: StreamItem, view: (event: StreamResponse) => StreamResponse): StreamItem {
+  const event = view(item.event);
+  return event === item.event ? item : { ...item, event };
 }
 
 /** The characters of the entries' JSON, as the stores count them for `maxBytes`. */
