@@ -78,6 +78,11 @@ function str(v: unknown, depth: number): string {
   return plain(v) ? `"${v}"` : canonicalizeAt(v, depth);
 }
 
+/** Absent, or a boolean (`append`, `lastChunk`). */
+function flag(v: unknown): v is boolean | undefined {
+  return v === undefined || typeof v === 'boolean';
+}
+
 /** Absent, or a string written as itself (`plain`). */
 function optional(v: unknown): v is string | undefined {
   return v === undefined || plain(v);
@@ -216,7 +221,6 @@ function artifactUpdateEvent(v: unknown, d: number): string {
         return canonicalizeAt(v, d);
     }
   }
-  const flag = (v: unknown) => v === undefined || typeof v === 'boolean';
   if (metadata === undefined && generation === undefined && artifact !== undefined) {
     if (plain(contextId) && plain(taskId) && flag(append) && flag(lastChunk)) {
       const flags =
