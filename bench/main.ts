@@ -22,6 +22,7 @@ import { storeScenario } from './scenarios/store.js';
 import { storesScenario } from './scenarios/stores.js';
 import { streamScenario } from './scenarios/stream.js';
 import { otelScenario } from './scenarios/otel.js';
+import { auditScenario } from './scenarios/audit.js';
 import { natsScenario } from './scenarios/nats.js';
 import { contractNetScenario } from './scenarios/contract-net.js';
 
@@ -35,6 +36,7 @@ const RUN: Record<ScenarioName, (ctx: BenchContext) => Promise<ScenarioResult>> 
   memory: memoryScenario,
   client: clientScenario,
   otel: otelScenario,
+  audit: auditScenario,
   nats: natsScenario,
   'contract-net': contractNetScenario,
 };

@@ -11,6 +11,7 @@ export const SCENARIOS = [
   'memory',
   'client',
   'otel',
+  'audit',
   'nats',
   'contract-net',
 ] as const;

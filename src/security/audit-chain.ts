@@ -5,7 +5,7 @@
  * Changing, dropping or reordering an event changes every hash after it. This module computes
  * links and checks an exported chain; it knows nothing of stores or HTTP. Runtime-neutral.
  */
-import { canonicalize } from './jcs.js';
+import { canonicalLink, notePlainHash } from './audit-canonical.js';
 import { sha256Base64Url } from './sha256.js';
 
 /** The audit extension URI: GetTask with it activated returns the task's chain (server/audit.ts). */
@@ -23,14 +23,15 @@ export const AUDIT_EXPORT_FORMAT = 'a2a-kit.audit.v1';
  * export keeps in the same member order.
  */
 export function chainHash(prev: string, seq: number, event: unknown): string {
-  const link = { event, prev, seq };
   let text: string;
   try {
-    text = canonicalize(link);
+    text = canonicalLink(prev, seq, event);
   } catch {
-    text = JSON.stringify(link);
+    text = JSON.stringify({ event, prev, seq });
   }
-  return sha256Base64Url(text);
+  const hash = sha256Base64Url(text);
+  notePlainHash(hash);
+  return hash;
 }
 
 /** One link as exported: the event with its position and the hashes it commits to. */

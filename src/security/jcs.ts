@@ -22,7 +22,16 @@ export function canonicalize(value: unknown): string {
   // The fast walk keeps no ancestors nor path; anything it refuses (or a cycle, which runs into
   // the depth limit) is walked again by the careful one, whose error names where and why.
   const text = fast(value, 0);
-  return text ?? write(value, new Set<object>(), []);
+  return text ?? write(value, new Set<object>(), [], 0);
+}
+
+/**
+ * The canonical text of `value` found `depth` levels down in a larger value: exactly what
+ * {@link canonicalize} writes for it there, refusing it where that would (the depth limit counts
+ * from the outer value). For writers that do the outer levels themselves (audit-canonical.ts).
+ */
+export function canonicalizeAt(value: unknown, depth: number): string {
+  return fast(value, depth) ?? write(value, new Set<object>(), [], depth);
 }
 
 /** The canonical text, or undefined for any value that needs the careful walk's error. */
@@ -91,7 +100,7 @@ function pathText(path: Path): string {
   return '$' + path.map((p) => (typeof p === 'number' ? `[${p}]` : `.${p}`)).join('');
 }
 
-function write(value: unknown, ancestors: Set<object>, path: Path): string {
+function write(value: unknown, ancestors: Set<object>, path: Path, base: number): string {
   switch (typeof value) {
     case 'string':
       return serializeString(value, path);
@@ -102,12 +111,12 @@ function write(value: unknown, ancestors: Set<object>, path: Path): string {
     case 'object': {
       if (value === null) return 'null';
       if (ancestors.has(value)) throw new JcsError(`${pathText(path)}: cyclic structure`);
-      if (ancestors.size >= MAX_DEPTH)
+      if (base + ancestors.size >= MAX_DEPTH)
         throw new JcsError(`${pathText(path)}: nested deeper than ${MAX_DEPTH}`);
       ancestors.add(value);
       const text = Array.isArray(value)
-        ? writeArray(value, ancestors, path)
-        : writeObject(value, ancestors, path);
+        ? writeArray(value, ancestors, path, base)
+        : writeObject(value, ancestors, path, base);
       ancestors.delete(value);
       return text;
     }
@@ -119,18 +128,18 @@ function write(value: unknown, ancestors: Set<object>, path: Path): string {
   }
 }
 
-function writeArray(items: unknown[], ancestors: Set<object>, path: Path): string {
+function writeArray(items: unknown[], ancestors: Set<object>, path: Path, base: number): string {
   let out = '[';
   for (let i = 0; i < items.length; i++) {
     if (i > 0) out += ',';
     path.push(i);
-    out += write(items[i], ancestors, path);
+    out += write(items[i], ancestors, path, base);
     path.pop();
   }
   return out + ']';
 }
 
-function writeObject(obj: object, ancestors: Set<object>, path: Path): string {
+function writeObject(obj: object, ancestors: Set<object>, path: Path, base: number): string {
   if ('toJSON' in obj && typeof obj.toJSON === 'function') {
     throw new JcsError(
       `${pathText(path)}: objects with toJSON() are not plain JSON; convert them first`,
@@ -148,7 +157,7 @@ function writeObject(obj: object, ancestors: Set<object>, path: Path): string {
     first = false;
     out += serializeString(key, path) + ':';
     path.push(key);
-    out += write(member, ancestors, path);
+    out += write(member, ancestors, path, base);
     path.pop();
   }
   return out + '}';
