@@ -86,6 +86,8 @@ export class BenchContext {
 export const CEILING = 'node:http ceiling';
 export const A2AJS = '@a2a-js/sdk 1.3';
 export const KIT = 'a2a-kit';
+/** a2a-kit (memory store) with the audit chain on (`audit: true`). */
+export const KIT_AUDIT = 'a2a-kit +audit';
 
 /** The a2a-kit label for a store (`a2a-kit` for memory, `a2a-kit (sqlite)` otherwise). */
 export function kitName(store: string): string {

@@ -4,7 +4,14 @@
  * every target back to back in an order rotated each round.
  */
 import type { Binding } from '../load/requests.js';
-import { A2AJS, CEILING, kitServers, rotate, type BenchContext } from '../context.js';
+import {
+  A2AJS,
+  CEILING,
+  kitServers,
+  rotate,
+  type BenchContext,
+  type ServerSpec,
+} from '../context.js';
 import type { Child } from '../proc.js';
 
 export const BINDINGS: readonly Binding[] = ['jsonrpc', 'rest'];
@@ -18,7 +25,7 @@ export type Measure<T> = (
 ) => Promise<{ result: T; failed?: string | undefined }>;
 
 /**
- * Starts the targets, lets `prepare` check them, warms each up, runs the rounds and stops the
+ * Starts the targets (and `extra` servers), lets `prepare` check them, warms each up, runs the rounds and stops the
  * servers; the samples are keyed `${binding} ${name}`, in the order of the targets.
  */
 export async function bindingRounds<T, B extends string = Binding>(
@@ -27,12 +34,14 @@ export async function bindingRounds<T, B extends string = Binding>(
   measure: (server: Child, binding: B, durationSec: number) => ReturnType<Measure<T>>,
   prepare: (name: string, server: Child) => Promise<void> = async () => undefined,
   bindings: readonly B[] = BINDINGS as readonly string[] as readonly B[],
+  extra: readonly ServerSpec[] = [],
 ): Promise<{ names: string[]; samples: Map<string, T[]> }> {
   const { options } = ctx;
   const servers = await ctx.startServers(scenario, [
     { name: CEILING, script: 'ceiling' },
     { name: A2AJS, script: 'a2ajs' },
     ...kitServers(ctx),
+    ...extra,
   ]);
   try {
     const names = [...servers.keys()];

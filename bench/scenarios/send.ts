@@ -12,7 +12,7 @@ import {
   type Binding,
 } from '../load/requests.js';
 import type { Child } from '../proc.js';
-import { A2AJS, CEILING, KIT, type BenchContext } from '../context.js';
+import { A2AJS, CEILING, KIT, KIT_AUDIT, type BenchContext } from '../context.js';
 import {
   baselineCheck,
   fmt,
@@ -39,7 +39,10 @@ export async function sendScenario(ctx: BenchContext): Promise<ScenarioResult> {
       // (compat: ['0.3']); the other targets (the --baseline build too, which may predate 0.3)
       // get the 1.0 request there, and it is not reported.
       const v03 =
-        variant.endsWith(V03) && server.name.startsWith(KIT) && server.name !== ctx.baseline?.label;
+        variant.endsWith(V03) &&
+        server.name.startsWith(KIT) &&
+        server.name !== ctx.baseline?.label &&
+        server.name !== KIT_AUDIT;
       const binding = variant.replace(V03, '') as Binding;
       const { path, body } = v03
         ? send03Request(binding, '[<id>]', 'hello')
@@ -64,6 +67,8 @@ export async function sendScenario(ctx: BenchContext): Promise<ScenarioResult> {
       for (const binding of BINDINGS) await probeSend(name, server.url, binding);
     },
     VARIANTS,
+    // The audit chain's cost on this benchmark (issue 20: at most 10 %), 1.0 requests only.
+    [{ name: KIT_AUDIT, script: 'kit', args: ['--store=memory', '--audit=on'] }],
   );
   const result = report(names, samples, options.connections, ctx.baseline?.label);
   result.checks.unshift(generatorCheck(samples.get(`jsonrpc ${CEILING}`) ?? [], autocannonCeiling));
@@ -183,6 +188,12 @@ function report(
       fmt(kit03.cpu),
       ratio(a2ajs.cpu / kit03.cpu),
     ]);
+    const audited = med(KIT_AUDIT);
+    checks.push({
+      target: `${what} with the audit chain (audit: true) costs ≤ 10 % more server CPU per request`,
+      measured: `${ratio(audited.cpu / kit.cpu)} (${fmt(audited.cpu)} vs ${fmt(kit.cpu)} µs/req; ${fmt(audited.rps)} vs ${fmt(kit.rps)} req/s)`,
+      pass: audited.cpu <= kit.cpu * 1.1,
+    });
     checks.push({
       target: `${what} as A2A 0.3 costs ≤ 10 % more server CPU per request than 1.0`,
       measured: `${ratio(kit03.cpu / kit.cpu)} (${fmt(kit03.cpu)} vs ${fmt(kit.cpu)} µs/req; ${fmt(kit03.rps)} vs ${fmt(kit.rps)} req/s)`,
