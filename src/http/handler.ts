@@ -298,10 +298,13 @@ class RequestBindingContext implements BindingContext {
 
 /** The call context of one HTTP request; its signal is the request's, read when needed. */
 class HttpCallContext implements CallContext {
+  // Every field a binding or the server may set is declared, so each call context has one shape.
   tenant?: string | undefined;
   principal?: CallContext['principal'];
   requestedExtensions?: readonly string[] | undefined;
   activatedExtensions?: string[] | undefined;
+  firstEventId?: string | undefined;
+  protocolVersion?: string | undefined;
   readonly remoteAddress: string | undefined;
   private ownSignal: AbortSignal | undefined;
 
