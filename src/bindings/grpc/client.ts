@@ -14,6 +14,7 @@ import {
   type ChannelOptions,
   type ClientReadableStream,
   type MethodDefinition,
+  type ServiceError,
 } from '@grpc/grpc-js';
 import type { z } from 'zod';
 import {
@@ -102,6 +103,38 @@ export function channelOf(options: GrpcTransportOptions): ChannelCredentials {
   return secure ? channelCredentials.createSsl() : channelCredentials.createInsecure();
 }
 
+/**
+ * One unary RPC on `client`: cancelled when `signal` aborts, its deadline `timeoutMs` away; a
+ * failure is rejected as `failure(error)` makes it.
+ */
+export function unaryRequest(
+  client: Client,
+  method: Method,
+  message: ProtoObject,
+  metadata: Metadata,
+  limits: { timeoutMs: number; signal: AbortSignal | undefined },
+  failure: (error: ServiceError) => Error,
+): Promise<ProtoObject> {
+  const { signal } = limits;
+  return new Promise<ProtoObject>((resolve, reject) => {
+    const onAbort = () => call.cancel();
+    const call = client.makeUnaryRequest(
+      method.path,
+      method.requestSerialize,
+      method.responseDeserialize,
+      message,
+      metadata,
+      { deadline: Date.now() + limits.timeoutMs },
+      (error, value) => {
+        signal?.removeEventListener('abort', onAbort);
+        if (error) reject(failure(error));
+        else resolve(value ?? {});
+      },
+    );
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
 /** Client of an agent's gRPC interface. */
 export class GrpcTransport extends BaseTransport {
   readonly binding = GRPC_BINDING;
@@ -134,23 +167,14 @@ export class GrpcTransport extends BaseTransport {
     const context: FailureContext = { operation, url: this.url, signal: options.signal };
     if (options.signal?.aborted) throw grpcFailure(options.signal.reason, context);
     const timeoutMs = options.timeoutMs ?? this.options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-    const raw = await new Promise<ProtoObject>((resolve, reject) => {
-      const onAbort = () => call.cancel();
-      const call = this.client.makeUnaryRequest(
-        method.path,
-        method.requestSerialize,
-        method.responseDeserialize,
-        message,
-        requestMetadata(this.options.headers, options.headers),
-        { deadline: Date.now() + timeoutMs },
-        (error, value) => {
-          options.signal?.removeEventListener('abort', onAbort);
-          if (error) reject(grpcFailure(error, context));
-          else resolve(value ?? {});
-        },
-      );
-      options.signal?.addEventListener('abort', onAbort, { once: true });
-    });
+    const raw = await unaryRequest(
+      this.client,
+      method,
+      message,
+      requestMetadata(this.options.headers, options.headers),
+      { timeoutMs, signal: options.signal },
+      (error) => grpcFailure(error, context),
+    );
     const schema: z.ZodType = OPERATIONS[operation].result;
     const result = fromProto(RPC_TYPES[operation].response, raw);
     return checkResult(schema, result, `${operation} result`, this.url) as OperationResult<N>;

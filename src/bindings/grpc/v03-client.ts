@@ -37,7 +37,13 @@ import {
   type UnaryOperationName,
 } from '../../transport/transport.js';
 import { V03_VERSION } from '../v03/wire.js';
-import { channelOf, grpcTarget, watchStream, type GrpcTransportOptions } from './client.js';
+import {
+  channelOf,
+  grpcTarget,
+  unaryRequest,
+  watchStream,
+  type GrpcTransportOptions,
+} from './client.js';
 import { grpcFailure, type FailureContext } from './client-errors.js';
 import { fromProto, toProto } from './convert.js';
 import type { ProtoObject } from './proto.js';
@@ -96,23 +102,14 @@ export class Grpc03Transport extends BaseTransport {
     const context: FailureContext = { operation, url: this.url, signal: options.signal };
     if (options.signal?.aborted) throw grpcFailure(options.signal.reason, context);
     const timeoutMs = options.timeoutMs ?? this.options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-    const raw = await new Promise<ProtoObject>((resolve, reject) => {
-      const onAbort = () => call.cancel();
-      const call = this.client.makeUnaryRequest(
-        method.path,
-        method.requestSerialize,
-        method.responseDeserialize,
-        message,
-        metadata03(this.options.headers, options.headers),
-        { deadline: Date.now() + timeoutMs },
-        (error, value) => {
-          options.signal?.removeEventListener('abort', onAbort);
-          if (error) reject(failure03(error, operation, context));
-          else resolve(value ?? {});
-        },
-      );
-      options.signal?.addEventListener('abort', onAbort, { once: true });
-    });
+    const raw = await unaryRequest(
+      this.client,
+      method,
+      message,
+      metadata03(this.options.headers, options.headers),
+      { timeoutMs, signal: options.signal },
+      (error) => failure03(error, operation, context),
+    );
     const result = resultFrom03(operation, fromProto(rpc.response, raw));
     return checkResult(
       OPERATIONS[operation].result,
