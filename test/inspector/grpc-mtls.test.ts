@@ -222,6 +222,32 @@ describe.skipIf(!hasOpenssl())('gRPC with client certificates (openssl CLI)', ()
       expect(JSON.stringify(wire)).not.toContain('PRIVATE KEY');
     });
 
+    it('calls a 0.3 gRPC interface (GRPC@0.3) with the same files', async () => {
+      const v03 = await mtlsAgent(pki, ['0.3']);
+      try {
+        const connected = await api('connect', { url: v03.url });
+        expect(JSON.stringify(connected.report)).toContain('"GRPC@0.3"');
+        await api('credentials', {
+          scheme: 'mtls',
+          fields: { cert: files.clientCert, key: files.clientKey },
+        });
+        const sent = await api('call', {
+          operation: 'sendMessage',
+          params: { message: userMessage('grpc 0.3') },
+          binding: 'GRPC@0.3',
+        });
+        expect(JSON.stringify(sent.result)).toContain('mtls echo: grpc 0.3 (CN=alice,O=Example)');
+        const wire = (await (
+          await fetch(`${inspector.url}/api/wire`, { headers: { 'x-a2a-inspector': '1' } })
+        ).json()) as { entries: { via: string; curl: string }[] };
+        const last = wire.entries.filter((e) => e.via === 'grpc').at(-1)?.curl ?? '';
+        expect(last).toContain('a2a.v1.A2AService');
+      } finally {
+        await api('connect', { url: agent.url });
+        await v03.close();
+      }
+    });
+
     it('forgetting the certificate refuses gRPC calls again', async () => {
       await api('credentials', { scheme: 'mtls', fields: { ca: files.ca } });
       const refused = await api('call', {
