@@ -190,10 +190,9 @@ export class GrpcTransport extends BaseTransport {
     const message = toProto(RPC_TYPES[operation].request, this.withTenant(request));
     const context: FailureContext = { operation, url: this.url, signal: options.signal };
     if (options.signal?.aborted) throw grpcFailure(options.signal.reason, context);
-    const call: ClientReadableStream<ProtoObject> = this.client.makeServerStreamRequest(
-      method.path,
-      method.requestSerialize,
-      method.responseDeserialize,
+    yield* streamRequest(
+      this.client,
+      method,
       message,
       requestMetadata(
         this.options.headers,
@@ -202,39 +201,21 @@ export class GrpcTransport extends BaseTransport {
           ? undefined
           : { [LAST_EVENT_ID_KEY]: options.lastEventId },
       ),
-      {},
-    );
-    // The first event's id comes in the initial metadata; event k's is that cursor plus k.
-    let first: EventCursor | undefined;
-    call.once('metadata', (metadata: Metadata) => {
-      const value = metadata.get(FIRST_EVENT_ID_KEY)[0];
-      first = typeof value === 'string' ? parseEventCursor(value) : undefined;
-    });
-    let k = 0;
-    const watch = watchStream(call, context, {
-      headersMs: options.timeoutMs ?? this.options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
-      // gRPC streams carry no keep-alive events: only an explicit idle limit applies.
-      idleMs: options.idleTimeoutMs ?? this.options.idleTimeoutMs,
-    });
-    try {
-      for await (const raw of call as AsyncIterable<ProtoObject>) {
-        watch.activity();
-        const event = checkResult(
+      {
+        headersMs: options.timeoutMs ?? this.options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+        // gRPC streams carry no keep-alive events: only an explicit idle limit applies.
+        idleMs: options.idleTimeoutMs ?? this.options.idleTimeoutMs,
+      },
+      context,
+      (raw) =>
+        checkResult(
           OPERATIONS[operation].result,
           fromProto('StreamResponse', raw),
           `${operation} event`,
           this.url,
-        ) as StreamItem['event'];
-        yield first === undefined
-          ? { event }
-          : { id: formatEventCursor(advanceEventCursor(first, k++)), event };
-      }
-    } catch (error) {
-      throw watch.timedOut() ?? grpcFailure(error, context);
-    } finally {
-      watch.stop();
-      call.cancel();
-    }
+        ) as StreamItem['event'],
+      (error) => grpcFailure(error, context),
+    );
   }
 
   private method(operation: keyof typeof RPC_TYPES): Method {
@@ -261,6 +242,53 @@ export class GrpcTransport extends BaseTransport {
  */
 export function grpcTransport(options: TransportOptions): GrpcTransport {
   return new GrpcTransport(options);
+}
+
+/**
+ * One server-streaming RPC on `client` as stream items: each message decoded by `decode`, event
+ * ids from the first event's id in the initial metadata (event k's is that cursor plus k; none
+ * when the server sends none), the header and idle limits of {@link watchStream}, a failure
+ * thrown as `failure(error)` makes it. Ending the iteration cancels the RPC.
+ */
+export async function* streamRequest(
+  client: Client,
+  method: Method,
+  message: ProtoObject,
+  metadata: Metadata,
+  limits: { headersMs: number; idleMs: number | undefined },
+  context: FailureContext,
+  decode: (raw: ProtoObject) => StreamItem['event'],
+  failure: (error: unknown) => Error,
+): AsyncGenerator<StreamItem> {
+  const call: ClientReadableStream<ProtoObject> = client.makeServerStreamRequest(
+    method.path,
+    method.requestSerialize,
+    method.responseDeserialize,
+    message,
+    metadata,
+    {},
+  );
+  let first: EventCursor | undefined;
+  call.once('metadata', (initial: Metadata) => {
+    const value = initial.get(FIRST_EVENT_ID_KEY)[0];
+    first = typeof value === 'string' ? parseEventCursor(value) : undefined;
+  });
+  let k = 0;
+  const watch = watchStream(call, context, limits);
+  try {
+    for await (const raw of call as AsyncIterable<ProtoObject>) {
+      watch.activity();
+      const event = decode(raw);
+      yield first === undefined
+        ? { event }
+        : { id: formatEventCursor(advanceEventCursor(first, k++)), event };
+    }
+  } catch (error) {
+    throw watch.timedOut() ?? failure(error);
+  } finally {
+    watch.stop();
+    call.cancel();
+  }
 }
 
 /** Header and idle timers of one stream; cancels the call when one fires. */

@@ -7,19 +7,7 @@
  * way the 0.3 SDKs' clients read it, per operation (`v03-proto.ts`). ListTasks has no 0.3 rpc:
  * UNSUPPORTED_OPERATION before anything is sent. Breaking out of a stream cancels the RPC only.
  */
-import {
-  Client,
-  Metadata,
-  type ClientReadableStream,
-  type MethodDefinition,
-  type ServiceError,
-} from '@grpc/grpc-js';
-import {
-  advanceEventCursor,
-  formatEventCursor,
-  parseEventCursor,
-  type EventCursor,
-} from '../../core/event-cursor.js';
+import { Client, Metadata, type MethodDefinition, type ServiceError } from '@grpc/grpc-js';
 import { A2AError } from '../../core/errors.js';
 import {
   OPERATIONS,
@@ -40,8 +28,8 @@ import { V03_VERSION } from '../v03/wire.js';
 import {
   channelOf,
   grpcTarget,
+  streamRequest,
   unaryRequest,
-  watchStream,
   type GrpcTransportOptions,
 } from './client.js';
 import { grpcFailure, type FailureContext } from './client-errors.js';
@@ -58,13 +46,7 @@ import {
   type Rpc03,
 } from './v03-proto.js';
 import { requestTo03, resultFrom03 } from './v03-requests.js';
-import {
-  EXTENSIONS_KEY,
-  FIRST_EVENT_ID_KEY,
-  GRPC_BINDING,
-  LAST_EVENT_ID_KEY,
-  STATUS_DETAILS_KEY,
-} from './wire.js';
+import { EXTENSIONS_KEY, GRPC_BINDING, LAST_EVENT_ID_KEY, STATUS_DETAILS_KEY } from './wire.js';
 
 type Method = MethodDefinition<ProtoObject, ProtoObject>;
 
@@ -131,44 +113,26 @@ export class Grpc03Transport extends BaseTransport {
     if (options.signal?.aborted) throw grpcFailure(options.signal.reason, context);
     const resume =
       options.lastEventId === undefined ? undefined : { [LAST_EVENT_ID_KEY]: options.lastEventId };
-    const call: ClientReadableStream<ProtoObject> = this.client.makeServerStreamRequest(
-      method.path,
-      method.requestSerialize,
-      method.responseDeserialize,
+    // a2a-kit servers send the first event's id (0.3 servers do not: then events have none).
+    yield* streamRequest(
+      this.client,
+      method,
       message,
       metadata03(this.options.headers, options.headers, resume),
-      {},
-    );
-    // a2a-kit servers send the first event's id (0.3 servers do not: then events have none).
-    let first: EventCursor | undefined;
-    call.once('metadata', (metadata: Metadata) => {
-      const value = metadata.get(FIRST_EVENT_ID_KEY)[0];
-      first = typeof value === 'string' ? parseEventCursor(value) : undefined;
-    });
-    let k = 0;
-    const watch = watchStream(call, context, {
-      headersMs: options.timeoutMs ?? this.options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
-      idleMs: options.idleTimeoutMs ?? this.options.idleTimeoutMs,
-    });
-    try {
-      for await (const raw of call as AsyncIterable<ProtoObject>) {
-        watch.activity();
-        const event = checkResult(
+      {
+        headersMs: options.timeoutMs ?? this.options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+        idleMs: options.idleTimeoutMs ?? this.options.idleTimeoutMs,
+      },
+      context,
+      (raw) =>
+        checkResult(
           OPERATIONS[operation].result,
           resultFrom03(operation, fromProto(rpc.response, raw)),
           `${operation} event`,
           this.url,
-        ) as StreamItem['event'];
-        yield first === undefined
-          ? { event }
-          : { id: formatEventCursor(advanceEventCursor(first, k++)), event };
-      }
-    } catch (error) {
-      throw watch.timedOut() ?? failure03(error, operation, context);
-    } finally {
-      watch.stop();
-      call.cancel();
-    }
+        ) as StreamItem['event'],
+      (error) => failure03(error, operation, context),
+    );
   }
 
   private method(operation: OperationName): { rpc: Rpc03; method: Method } {
