@@ -25,9 +25,16 @@ import type {
   LiveStream,
   OpenResult,
   StreamEvent,
+  StreamOptions,
 } from './driver.js';
 import { readStream } from './driver.js';
-import { isRecord, tryJson, type BindingName, type WireError } from './wire.js';
+import {
+  isRecord,
+  tryJson,
+  type BindingName,
+  type StreamOperation,
+  type WireError,
+} from './wire.js';
 
 /** The 0.3 HTTP bindings of the matrix (gRPC 0.3: test/helpers/v03-grpc-driver.ts). */
 export type V03BindingName = 'JSONRPC 0.3' | 'HTTP+JSON 0.3';
@@ -157,25 +164,8 @@ export function v03Driver(binding: V03BindingName, baseUrl: string): BindingDriv
         return { ok: false, error: await failure(error, options.signal), headers: seen.headers };
       }
     },
-    async open(operation, params, options = {}): Promise<OpenResult> {
-      const abort = new AbortController();
-      const signal = options.signal
-        ? AbortSignal.any([abort.signal, options.signal])
-        : abort.signal;
-      const source = transport(options).stream(operation, params as never, {
-        signal,
-        ...(options.lastEventId !== undefined ? { lastEventId: options.lastEventId } : {}),
-      });
-      const items = source[Symbol.asyncIterator]();
-      // The first event (or the error that stops the stream before one) decides how it opened.
-      let first: IteratorResult<{ id?: string | undefined; event: unknown }>;
-      try {
-        first = await items.next();
-      } catch (error) {
-        return { ok: false, error: await failure(error, options.signal), headers: seen.headers };
-      }
-      return { ok: true, stream: liveStream(first, items, abort, seen.headers, failure) };
-    },
+    open: (operation, params, options = {}) =>
+      openStream(transport(options), operation, params, options, () => seen.headers, failure),
     async stream(operation, params, options = {}) {
       return readStream(await driver.open(operation, params, options), options.abortAfter);
     },
@@ -191,8 +181,36 @@ export function v03Driver(binding: V03BindingName, baseUrl: string): BindingDriv
   return driver;
 }
 
+/**
+ * Opens `operation` on a 0.3 transport: the first event (or the error that stops the stream
+ * before one) decides how it opened; `headers` are the reply's, read once it has come.
+ */
+export async function openStream(
+  source: ClientTransport,
+  operation: StreamOperation,
+  params: object,
+  options: StreamOptions,
+  headers: () => Headers,
+  failure: (error: unknown, signal?: AbortSignal) => Promise<WireError>,
+): Promise<OpenResult> {
+  const abort = new AbortController();
+  const signal = options.signal ? AbortSignal.any([abort.signal, options.signal]) : abort.signal;
+  const stream = source.stream(operation, params as never, {
+    signal,
+    ...(options.lastEventId !== undefined ? { lastEventId: options.lastEventId } : {}),
+  });
+  const items = stream[Symbol.asyncIterator]();
+  let first: IteratorResult<{ id?: string | undefined; event: unknown }>;
+  try {
+    first = await items.next();
+  } catch (error) {
+    return { ok: false, error: await failure(error, options.signal), headers: headers() };
+  }
+  return { ok: true, stream: liveStream(first, items, abort, headers(), failure) };
+}
+
 /** A 0.3 transport's stream (its first item already read) as a {@link LiveStream}. */
-export function liveStream(
+function liveStream(
   first: IteratorResult<{ id?: string | undefined; event: unknown }>,
   items: AsyncIterator<{ id?: string | undefined; event: unknown }>,
   abort: AbortController,

@@ -18,10 +18,10 @@ import {
 import { Grpc03Transport } from '../../src/bindings/grpc/v03-client.js';
 import { A2AError } from '../../src/core/errors.js';
 import { TransportError } from '../../src/transport/errors.js';
-import type { BindingDriver, CallOptions, CallResult, OpenResult } from './driver.js';
+import type { BindingDriver, CallOptions, CallResult } from './driver.js';
 import { readStream } from './driver.js';
 import { codeName, metadataHeaders } from './grpc-errors.js';
-import { liveStream, plainHeaders, refuseHttpOnly } from './v03-driver.js';
+import { openStream, plainHeaders, refuseHttpOnly } from './v03-driver.js';
 import type { WireError } from './wire.js';
 
 /** What the interceptor saw of the last call. */
@@ -87,24 +87,8 @@ export function v03GrpcDriver(address: string): BindingDriver & { close(): void 
         return { ok: false, error: await failure(error, options.signal), headers: seen.headers };
       }
     },
-    async open(operation, params, options = {}): Promise<OpenResult> {
-      const abort = new AbortController();
-      const signal = options.signal
-        ? AbortSignal.any([abort.signal, options.signal])
-        : abort.signal;
-      const source = transport(options).stream(operation, params as never, {
-        signal,
-        ...(options.lastEventId !== undefined ? { lastEventId: options.lastEventId } : {}),
-      });
-      const items = source[Symbol.asyncIterator]();
-      let first: IteratorResult<{ id?: string | undefined; event: unknown }>;
-      try {
-        first = await items.next();
-      } catch (error) {
-        return { ok: false, error: await failure(error, options.signal), headers: seen.headers };
-      }
-      return { ok: true, stream: liveStream(first, items, abort, seen.headers, failure) };
-    },
+    open: (operation, params, options = {}) =>
+      openStream(transport(options), operation, params, options, () => seen.headers, failure),
     async stream(operation, params, options = {}) {
       return readStream(await driver.open(operation, params, options), options.abortAfter);
     },
