@@ -7,16 +7,15 @@
  */
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { SpanKind } from '@opentelemetry/api';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { A2AClient } from '../../src/client/client.js';
 import { AgentCardResolver } from '../../src/client/card-resolver.js';
 import { userMessage } from '../../src/core/parts.js';
 import { serve, type ServeResult } from '../../src/node/index.js';
-import { ATTR, SPAN, a2aTelemetry } from '../../src/otel/index.js';
+import { SPAN, a2aTelemetry } from '../../src/otel/index.js';
 import { createAgent } from '../../src/server/agent.js';
 import { PostgresEventBus, PostgresTaskStore } from '../../src/stores/postgres/index.js';
-import { parentOf, testSdk } from '../otel/sdk.js';
+import { expectContinuedOnB, parentOf, testSdk } from '../otel/sdk.js';
 import { describePostgres, freshSchema, postgresFixture } from './postgres-helpers.js';
 
 const schema = freshSchema();
@@ -117,26 +116,8 @@ describePostgres('a2a-kit/otel across two PostgreSQL instances', () => {
     for (let i = 0; i < 500 && hooks.length < 3; i++) await new Promise((r) => setTimeout(r, 20));
     expect(hooks.length).toBe(3); // WORKING, the artifact, COMPLETED
 
-    const traceOfA = sdkA
-      .spans()
-      .find((s) => s.name === 'SendMessage' && s.kind === SpanKind.SERVER);
-    expect(traceOfA).toBeDefined();
-    const traceId = traceOfA?.spanContext().traceId;
-    const idsOnA = new Set(sdkA.spans().map((s) => s.spanContext().spanId));
     // B's subscriber received A's events inside spans of A's trace, children of A's spans.
-    const received = sdkB.spans().filter((s) => s.name === SPAN.receive);
-    expect(received.length).toBeGreaterThanOrEqual(2);
-    for (const r of received) {
-      expect(r.kind).toBe(SpanKind.CONSUMER);
-      expect(r.spanContext().traceId).toBe(traceId);
-      expect(idsOnA.has(parentOf(r))).toBe(true);
-      expect(r.attributes[ATTR.taskId]).toBe(taskId);
-    }
-    // B's own SubscribeToTask span is in B's client trace, not A's.
-    const subscribe = sdkB
-      .spans()
-      .find((s) => s.name === 'SubscribeToTask' && s.kind === SpanKind.SERVER);
-    expect(subscribe?.spanContext().traceId).not.toBe(traceId);
+    const { traceId, idsOnA } = expectContinuedOnB(sdkA, sdkB, taskId);
     // Each push delivery, whichever instance sent it, continues A's trace.
     const pushSpans = [...sdkA.spans(), ...sdkB.spans()].filter((s) => s.name === SPAN.push);
     expect(pushSpans).toHaveLength(3);

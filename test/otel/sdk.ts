@@ -4,6 +4,7 @@
  * AsyncLocalStorage context manager (as NodeSDK sets them up), plus helpers to read the span tree.
  */
 import {
+  SpanKind,
   SpanStatusCode,
   context,
   type Attributes,
@@ -29,6 +30,8 @@ import {
   type ReadableSpan,
   type TimedEvent,
 } from '@opentelemetry/sdk-trace-base';
+import { expect } from 'vitest';
+import { ATTR, SPAN } from '../../src/otel/index.js';
 
 /** A metric reader the test collects from when it wants. */
 class OnDemandReader extends MetricReader {
@@ -78,6 +81,37 @@ export function testSdk() {
 /** The parent span id of a finished span ('' for a root). */
 export function parentOf(span: ReadableSpan): string {
   return span.parentSpanContext?.spanId ?? '';
+}
+
+/**
+ * Checks that instance B's bus receive spans of task `taskId` continue the trace of its
+ * SendMessage on instance A (trace context across instances through the event bus),
+ * each the child of one of A's spans, while B's own SubscribeToTask span stays in B's client
+ * trace. Returns A's trace id and span ids, for further checks.
+ */
+export function expectContinuedOnB(
+  sdkA: ReturnType<typeof testSdk>,
+  sdkB: ReturnType<typeof testSdk>,
+  taskId: string,
+): { traceId: string | undefined; idsOnA: Set<string> } {
+  const send = sdkA.spans().find((s) => s.name === 'SendMessage' && s.kind === SpanKind.SERVER);
+  expect(send).toBeDefined();
+  const traceId = send?.spanContext().traceId;
+  const idsOnA = new Set(sdkA.spans().map((s) => s.spanContext().spanId));
+  const received = sdkB.spans().filter((s) => s.name === SPAN.receive);
+  // The artifact and COMPLETED at least (WORKING may precede B's subscription).
+  expect(received.length).toBeGreaterThanOrEqual(2);
+  for (const r of received) {
+    expect(r.kind).toBe(SpanKind.CONSUMER);
+    expect(r.spanContext().traceId).toBe(traceId);
+    expect(idsOnA.has(parentOf(r))).toBe(true);
+    expect(r.attributes[ATTR.taskId]).toBe(taskId);
+  }
+  const subscribe = sdkB
+    .spans()
+    .find((s) => s.name === 'SubscribeToTask' && s.kind === SpanKind.SERVER);
+  expect(subscribe?.spanContext().traceId).not.toBe(traceId);
+  return { traceId, idsOnA };
 }
 
 /**
