@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { run } from '../cli/main.js';
+import { startInspect } from '../../test/helpers/inspect-cli.js';
 import { createAgent } from '../server/agent.js';
 import { serve, type ServeResult } from '../node/index.js';
 import { staticSecrets } from '../security/auth/index.js';
@@ -158,36 +159,13 @@ describe('inspector server side', () => {
   });
 
   it('a2a inspect listens on 127.0.0.1 and prints its URL, opening nothing', async () => {
-    const controller = new AbortController();
-    let out = '';
-    let printed: (line: string) => void = () => undefined;
-    const line = new Promise<string>((resolve) => (printed = resolve));
-    const io = {
-      stdout: {
-        write: (s: string) => {
-          out += s;
-          // The whole JSON line, however the output is split into writes.
-          const whole = out
-            .split('\n')
-            .find((l, n, all) => n < all.length - 1 && l.startsWith('{'));
-          if (whole) printed(whole);
-          return true;
-        },
-      },
-      stderr: { write: () => true },
-      env: {},
-      signal: controller.signal,
-    };
-    const running = run(['inspect', served.url, '--port', '0', '-o', 'json'], io);
-    // A command that fails before printing ends the test at once, with its exit code.
-    const first = await Promise.race([line, running.then((code) => `exited with ${code}`)]);
-    const { url, target } = JSON.parse(first) as { url: string; target: string };
+    const inspect = await startInspect([served.url]);
+    const { url, printed } = inspect;
     expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/$/);
-    expect(target).toBe(served.url);
+    expect(printed.target).toBe(served.url);
     const state = await fetch(`${url}api/state`, { headers: { 'x-a2a-inspector': '1' } });
     expect((await state.json()) as object).toMatchObject({ target: served.url });
-    controller.abort();
-    expect(await running).toBe(0); // stopped and closed before the next test
+    expect(await inspect.stop()).toBe(0); // stopped and closed before the next test
   });
 
   it('masks secrets in bodies: token responses, client secrets, push tokens', () => {

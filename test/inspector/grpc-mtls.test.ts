@@ -9,7 +9,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GrpcTransport } from '../../src/bindings/grpc/client.js';
 import { Grpc03Transport } from '../../src/bindings/grpc/v03-client.js';
-import { run } from '../../src/cli/main.js';
+import { startInspect } from '../helpers/inspect-cli.js';
 import { A2AClient } from '../../src/client/client.js';
 import { grpc03TransportWith, grpcTransportWith } from '../../src/client/lazy-grpc.js';
 import { DEFAULT_TRANSPORTS } from '../../src/client/default-transports.js';
@@ -260,27 +260,9 @@ describe.skipIf(!hasOpenssl())('gRPC with client certificates (openssl CLI)', ()
   });
 
   it('a2a inspect --cert --key --cacert: gRPC calls present the files', async () => {
-    const controller = new AbortController();
-    let out = '';
-    let printed: (url: string) => void = () => undefined;
-    const url = new Promise<string>((resolve) => (printed = resolve));
-    const io = {
-      stdout: {
-        write: (s: string) => {
-          out += s;
-          const line = out.split('\n').find((l) => l.startsWith('{'));
-          if (line) printed((JSON.parse(line) as { url: string }).url);
-          return true;
-        },
-      },
-      stderr: { write: () => true },
-      env: {},
-      signal: controller.signal,
-    };
     const args = ['--cert', files.clientCert, '--key', files.clientKey, '--cacert', files.ca];
-    const running = run(['inspect', agent.url, '--port', '0', '-o', 'json', ...args], io);
-    const base = await Promise.race([url, running.then((code) => `exited ${code}`)]);
-    const api = apiAt(`${base}api/`);
+    const inspect = await startInspect([agent.url, ...args]);
+    const api = apiAt(`${inspect.url}api/`);
     await api('connect', { url: agent.url });
     const sent = await api('call', {
       operation: 'sendMessage',
@@ -288,7 +270,6 @@ describe.skipIf(!hasOpenssl())('gRPC with client certificates (openssl CLI)', ()
       binding: 'GRPC',
     });
     expect(JSON.stringify(sent.result)).toContain('mtls echo: via a2a inspect (CN=alice');
-    controller.abort();
-    expect(await running).toBe(0);
+    expect(await inspect.stop()).toBe(0);
   });
 });

@@ -6,6 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { run } from '../../src/cli/main.js';
+import { startInspect } from '../helpers/inspect-cli.js';
 import { A2AClient } from '../../src/client/client.js';
 import { isA2AError } from '../../src/core/errors.js';
 import { userMessage } from '../../src/core/parts.js';
@@ -120,26 +121,9 @@ describe.skipIf(!hasOpenssl())('tlsClientFetch: mutual TLS through fetch (openss
   });
 
   it('a2a inspect --cert --key --cacert: the inspector calls the agent with the files', async () => {
-    const controller = new AbortController();
-    let out = '';
-    let printed: (url: string) => void = () => undefined;
-    const url = new Promise<string>((resolve) => (printed = resolve));
-    const io = {
-      stdout: {
-        write: (s: string) => {
-          out += s;
-          const line = out.split('\n').find((l) => l.startsWith('{'));
-          if (line) printed((JSON.parse(line) as { url: string }).url);
-          return true;
-        },
-      },
-      stderr: { write: () => true },
-      env: {},
-      signal: controller.signal,
-    };
     const args = ['--cert', files.clientCert, '--key', files.clientKey, '--cacert', files.ca];
-    const running = run(['inspect', agent.url, '--port', '0', '-o', 'json', ...args], io);
-    const base = await Promise.race([url, running.then((code) => `exited ${code}`)]);
+    const inspect = await startInspect([agent.url, ...args]);
+    const base = inspect.url;
     expect(base).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/$/);
     const api = (path: string, body: unknown) =>
       fetch(`${base}api/${path}`, {
@@ -156,8 +140,7 @@ describe.skipIf(!hasOpenssl())('tlsClientFetch: mutual TLS through fetch (openss
       params: { message: userMessage('via inspect') },
     });
     expect(JSON.stringify(sent.result)).toMatch(/via inspect from .*alice/);
-    controller.abort();
-    expect(await running).toBe(0);
+    expect(await inspect.stop()).toBe(0);
   });
 
   it('a2a inspect refuses --cert without --key, and a file it cannot read', async () => {
