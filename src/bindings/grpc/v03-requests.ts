@@ -10,21 +10,12 @@
 import { A2AError } from '../../core/errors.js';
 import { majorMinor } from '../../core/interfaces.js';
 import type { OperationName } from '../../core/operations.js';
-import type { StreamResponse } from '../../core/schemas/index.js';
 import { cardTo03 } from '../v03/card.js';
-import {
-  eventFrom03,
-  eventTo03,
-  isObject,
-  taskFrom03,
-  taskTo03,
-  type Json,
-} from '../v03/convert.js';
+import { eventFrom03, isObject, taskFrom03, type Json } from '../v03/convert.js';
 import {
   createConfigFrom03,
   createConfigTo03,
   namedConfigFrom03,
-  namedConfigTo03,
   sendParamsFrom03,
   sendParamsTo03,
 } from '../v03/requests.js';
@@ -82,30 +73,6 @@ export function paramsFrom03(operation: OperationName, request: Json): Json {
     case 'ListTaskPushNotificationConfigs':
       return { taskId: taskIdOf(request.parent, 'parent') };
     case 'GetExtendedAgentCard':
-    case 'ListTasks':
-      return {};
-  }
-}
-
-/** A 1.0 result of `operation` as the proto-JSON of its 0.3 response (server side). */
-export function resultTo03(operation: OperationName, result: unknown): Json {
-  const value = obj(result);
-  switch (operation) {
-    case 'SendMessage':
-    case 'SendStreamingMessage':
-    case 'SubscribeToTask':
-      return eventTo03(value as StreamResponse, 'proto');
-    case 'GetTask':
-    case 'CancelTask':
-      return taskTo03(value, 'proto');
-    case 'CreateTaskPushNotificationConfig':
-    case 'GetTaskPushNotificationConfig':
-      return namedConfigTo03(value);
-    case 'ListTaskPushNotificationConfigs':
-      return { configs: list(value.configs).map((c) => namedConfigTo03(obj(c))) };
-    case 'GetExtendedAgentCard':
-      return cardToProto03(value);
-    case 'DeleteTaskPushNotificationConfig':
     case 'ListTasks':
       return {};
   }

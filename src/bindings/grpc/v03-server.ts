@@ -47,7 +47,8 @@ import {
   V03_SERVICE_NAME,
   type Rpc03,
 } from './v03-proto.js';
-import { paramsFrom03, resultTo03 } from './v03-requests.js';
+import { protoResultTo03 } from '../v03/requests.js';
+import { cardToProto03, paramsFrom03 } from './v03-requests.js';
 import { FIRST_EVENT_ID_KEY, GRPC_STATUS, STATUS_DETAILS_KEY } from './wire.js';
 
 /** The gRPC status object a 0.3 caller gets for an A2AError. */
@@ -146,7 +147,10 @@ export function createGrpcService03(
         try {
           const prepared = await prepare(rpc, call, abort.signal);
           const result = await service.invoke(rpc.operation, prepared.params, prepared.call);
-          const response = toProto(rpc.response, resultTo03(rpc.operation, result));
+          const response = toProto(
+            rpc.response,
+            protoResultTo03(rpc.operation, result, cardToProto03),
+          );
           call.sendMetadata(replyMetadata03(prepared.call));
           reply(null, response);
         } catch (error) {
@@ -169,7 +173,9 @@ export function createGrpcService03(
       while (!abort.signal.aborted) {
         const next = await iterator.next();
         if (next.done || abort.signal.aborted) break;
-        if (!call.write(toProto(rpc.response, resultTo03(name, next.value.event)))) {
+        if (
+          !call.write(toProto(rpc.response, protoResultTo03(name, next.value.event, cardToProto03)))
+        ) {
           await drained(call, abort.signal);
         }
       }

@@ -172,6 +172,42 @@ export function jsonRpcParamsFrom03(operation: OperationName, params: Json): Jso
   }
 }
 
+/**
+ * A 1.0 result of `operation` as the proto-JSON of its 0.3 answer (the HTTP+JSON and gRPC
+ * servers); `card` writes the extended card in the binding's form. Operations that answer
+ * nothing give `{}`.
+ */
+export function protoResultTo03(
+  operation: OperationName,
+  result: unknown,
+  card: (card: Json) => Json,
+): Json {
+  const value = isObject(result) ? result : {};
+  switch (operation) {
+    case 'SendMessage':
+    case 'SendStreamingMessage':
+    case 'SubscribeToTask':
+      return eventTo03(value as StreamResponse, 'proto');
+    case 'GetTask':
+    case 'CancelTask':
+      return taskTo03(value, 'proto');
+    case 'CreateTaskPushNotificationConfig':
+    case 'GetTaskPushNotificationConfig':
+      return namedConfigTo03(value);
+    case 'ListTaskPushNotificationConfigs':
+      return {
+        configs: (Array.isArray(value.configs) ? value.configs : []).map((c) =>
+          namedConfigTo03(isObject(c) ? c : {}),
+        ),
+      };
+    case 'GetExtendedAgentCard':
+      return card(value);
+    case 'DeleteTaskPushNotificationConfig':
+    case 'ListTasks':
+      return {};
+  }
+}
+
 /** The 0.3 parameters of a 1.0 request for a 0.3 JSON-RPC call (client side). */
 export function jsonRpcParamsTo03(operation: OperationName, request: Json): Json {
   switch (operation) {

@@ -8,7 +8,6 @@
  */
 import { A2AError, toA2AError } from '../../core/errors.js';
 import { OPERATIONS, type OperationName } from '../../core/operations.js';
-import type { StreamResponse } from '../../core/schemas/index.js';
 import { parseParams } from '../../core/validate.js';
 import type { BindingContext } from '../../http/binding.js';
 import { bodyText } from '../../http/body.js';
@@ -17,14 +16,14 @@ import { withLastEventId } from '../../http/service-params.js';
 import { SSE_HEADERS, encodeSse, sseFrame } from '../../http/sse-encode.js';
 import type { HttpRequest, HttpResponse } from '../../http/types.js';
 import { cardTo03 } from './card.js';
-import { eventTo03, isObject, taskTo03, type Json } from './convert.js';
+import { eventTo03, isObject, type Json } from './convert.js';
 import {
   addExtensionsHeader03,
   errorObject03,
   httpStatus03,
   requestedExtensions03,
 } from './errors.js';
-import { createConfigFrom03, namedConfigTo03, sendParamsFrom03 } from './requests.js';
+import { createConfigFrom03, protoResultTo03, sendParamsFrom03 } from './requests.js';
 import { V03_VERSION } from './wire.js';
 
 const JSON_TYPE = 'application/json';
@@ -135,7 +134,7 @@ export async function handleRest03(
     return {
       status: 200,
       headers: addExtensionsHeader03({ 'content-type': JSON_TYPE }, ctx.call.activatedExtensions),
-      body: JSON.stringify(resultTo03(name, result)),
+      body: JSON.stringify(protoResultTo03(name, result, cardTo03)),
     };
   } catch (error) {
     return errorResponse03(toA2AError(error, ctx.onError));
@@ -198,31 +197,4 @@ function body(req: HttpRequest, maxBodyBytes: number): Json {
     });
   }
   return value;
-}
-
-function resultTo03(name: OperationName, result: unknown): unknown {
-  const value = isObject(result) ? result : {};
-  switch (name) {
-    case 'SendMessage':
-      return eventTo03(value as StreamResponse, 'proto');
-    case 'GetTask':
-    case 'CancelTask':
-      return taskTo03(value, 'proto');
-    case 'CreateTaskPushNotificationConfig':
-    case 'GetTaskPushNotificationConfig':
-      return namedConfigTo03(value);
-    case 'ListTaskPushNotificationConfigs':
-      return {
-        configs: (Array.isArray(value.configs) ? value.configs : []).map((c) =>
-          namedConfigTo03(isObject(c) ? c : {}),
-        ),
-      };
-    case 'GetExtendedAgentCard':
-      return cardTo03(value);
-    case 'DeleteTaskPushNotificationConfig':
-    case 'SendStreamingMessage':
-    case 'SubscribeToTask':
-    case 'ListTasks':
-      return result;
-  }
 }
