@@ -135,13 +135,13 @@ export function unaryRequest(
   });
 }
 
-/** Client of an agent's gRPC interface. */
-export class GrpcTransport extends BaseTransport {
+/** A transport over one gRPC channel to `options.url` (the 1.0 and the 0.3 service). */
+export abstract class GrpcChannelTransport extends BaseTransport {
   readonly binding = GRPC_BINDING;
   readonly url: string;
-  private readonly client: Client;
+  protected readonly client: Client;
 
-  constructor(private readonly options: GrpcTransportOptions) {
+  constructor(protected readonly options: GrpcTransportOptions) {
     super();
     this.url = options.url;
     this.client = new Client(
@@ -155,7 +155,10 @@ export class GrpcTransport extends BaseTransport {
   close(): void {
     this.client.close();
   }
+}
 
+/** Client of an agent's gRPC interface. */
+export class GrpcTransport extends GrpcChannelTransport {
   /** Performs a unary operation. */
   async call<N extends UnaryOperationName>(
     operation: N,

@@ -7,7 +7,7 @@
  * way the 0.3 SDKs' clients read it, per operation (`v03-proto.ts`). ListTasks has no 0.3 rpc:
  * UNSUPPORTED_OPERATION before anything is sent. Breaking out of a stream cancels the RPC only.
  */
-import { Client, Metadata, type MethodDefinition, type ServiceError } from '@grpc/grpc-js';
+import { Metadata, type MethodDefinition, type ServiceError } from '@grpc/grpc-js';
 import { A2AError } from '../../core/errors.js';
 import {
   OPERATIONS,
@@ -17,7 +17,6 @@ import {
 } from '../../core/operations.js';
 import { checkResult } from '../../transport/http-exchange.js';
 import {
-  BaseTransport,
   DEFAULT_TIMEOUT_MS,
   type CallOptions,
   type OperationResult,
@@ -26,8 +25,7 @@ import {
 } from '../../transport/transport.js';
 import { V03_VERSION } from '../v03/wire.js';
 import {
-  channelOf,
-  grpcTarget,
+  GrpcChannelTransport,
   streamRequest,
   unaryRequest,
   type GrpcTransportOptions,
@@ -46,32 +44,14 @@ import {
   type Rpc03,
 } from './v03-proto.js';
 import { requestTo03, resultFrom03 } from './v03-requests.js';
-import { EXTENSIONS_KEY, GRPC_BINDING, LAST_EVENT_ID_KEY, STATUS_DETAILS_KEY } from './wire.js';
+import { EXTENSIONS_KEY, LAST_EVENT_ID_KEY, STATUS_DETAILS_KEY } from './wire.js';
 
 type Method = MethodDefinition<ProtoObject, ProtoObject>;
 
 /** Client of a 0.3 gRPC interface; the API is the 1.0 one. */
-export class Grpc03Transport extends BaseTransport {
-  readonly binding = GRPC_BINDING;
+export class Grpc03Transport extends GrpcChannelTransport {
   /** The protocol version this transport speaks. */
   readonly protocolVersion = V03_VERSION;
-  readonly url: string;
-  private readonly client: Client;
-
-  constructor(private readonly options: GrpcTransportOptions) {
-    super();
-    this.url = options.url;
-    this.client = new Client(
-      grpcTarget(options.url).target,
-      channelOf(options),
-      options.channelOptions,
-    );
-  }
-
-  /** Closes the channel. */
-  close(): void {
-    this.client.close();
-  }
 
   /** Performs a unary operation. */
   async call<N extends UnaryOperationName>(
