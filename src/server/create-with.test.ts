@@ -9,7 +9,8 @@ import { describe, expect, it } from 'vitest';
 import { textOf, userMessage } from '../core/parts.js';
 import type { StreamResponse, Task } from '../core/schemas/index.js';
 import { MemoryTaskStore } from '../stores/memory/task-store.js';
-import type { CreateWithOptions, Scope } from '../stores/types.js';
+import { SqliteTaskStore } from '../stores/sqlite/index.js';
+import type { CreateWithOptions, Scope, TaskStore } from '../stores/types.js';
 import { createAgent, type AgentEvent, type ExecutionContext } from './agent.js';
 import { A2AServer } from './a2a-server.js';
 
@@ -57,7 +58,7 @@ function servers(
 }
 
 /** A task's log without ids and timestamps, and the audit hashes' presence. */
-async function logOf(store: MemoryTaskStore, taskId: string) {
+async function logOf(store: TaskStore, taskId: string) {
   return (await store.events(scope, taskId, 0)).map(({ seq, event, hash }) => {
     const text = JSON.stringify(event)
       .replaceAll(taskId, 'T')
@@ -84,6 +85,53 @@ describe('creating a task with its first burst', () => {
     expect(ta.generation).toBe(tb.generation);
     expect(await logOf(s.creating, ta.id)).toEqual(await logOf(s.plain, tb.id));
     expect(await logOf(s.creating, ta.id)).toHaveLength(4);
+  });
+
+  it('is one transaction on the SQLite store, the lease of a running task taken in it', async () => {
+    const s = servers(echo, { audit: true });
+    const sqlite = new SqliteTaskStore({ path: ':memory:' });
+    let commits = 0;
+    const exec = sqlite.db.exec.bind(sqlite.db);
+    sqlite.db.exec = (sql: string) => {
+      if (/^COMMIT/.test(sql)) commits++;
+      return exec(sql);
+    };
+    const server = new A2AServer({
+      agent: createAgent({ card, execute: echo }),
+      store: sqlite,
+      logger: null,
+      audit: true,
+    });
+    const a = (await server.sendMessage({ message: userMessage('hi') }, {})) as { task: Task };
+    const b = (await s.without.sendMessage({ message: userMessage('hi') }, {})) as { task: Task };
+    expect(commits).toBe(1);
+    expect(a.task).toStrictEqual((await sqlite.get(scope, a.task.id))?.task);
+    expect(await logOf(sqlite, a.task.id)).toEqual(await logOf(s.plain, b.task.id));
+    // An agent that waits after its first event: the task is created running, with its lease.
+    const waiting = new A2AServer({
+      agent: createAgent({
+        card,
+        async *execute({ task }) {
+          yield task.working();
+          await new Promise((resolve) => setTimeout(resolve, 50));
+          yield task.completed();
+        },
+      }),
+      store: sqlite,
+      logger: null,
+    });
+    commits = 0;
+    const started = await waiting.sendMessage(
+      { message: userMessage('wait'), configuration: { returnImmediately: true } },
+      {},
+    );
+    const id = (started as { task: Task }).task.id;
+    expect(commits).toBe(1);
+    const lease = sqlite.db.prepare('SELECT lease_owner FROM tasks WHERE id = ?').get(id);
+    expect(lease).toEqual({ lease_owner: waiting.ownership?.instanceId });
+    await waiting.idle();
+    await Promise.all([waiting.close(), server.close()]);
+    await sqlite.close();
   });
 
   it('streams the same events', async () => {

@@ -9,13 +9,16 @@ import type {
   InterruptedTaskIndex,
   LeaseStore,
   OrphanedTask,
+  Scope,
 } from '../types.js';
 import type { WriteBatch } from './write-batch.js';
 
 type Stmt<P extends unknown[], R = unknown> = Database.Statement<P, R>;
 
-// Running = unfinished and not waiting for the client (spec §3.1: INPUT_/AUTH_REQUIRED).
-const RUNNING = `finished = 0 AND state NOT IN ('TASK_STATE_INPUT_REQUIRED', 'TASK_STATE_AUTH_REQUIRED')`;
+// The interrupted states: waiting for the client (spec §3.1: INPUT_/AUTH_REQUIRED).
+const INTERRUPTED = `('TASK_STATE_INPUT_REQUIRED', 'TASK_STATE_AUTH_REQUIRED')`;
+// Running = unfinished and not waiting for the client.
+const RUNNING = `finished = 0 AND state NOT IN ${INTERRUPTED}`;
 
 interface ClaimParams {
   id: string;
@@ -38,6 +41,7 @@ export class SqliteLeases implements LeaseStore, InterruptedTaskIndex {
   private readonly releaseStmt: Stmt<[id: string, me: string]>;
   private readonly expiredStmt: Stmt<[{ now: number; before: number; limit: number }], OrphanRow>;
   private readonly expireStmt: Stmt<[me: string]>;
+  private readonly heldStmt: Stmt<[tenant: string, owner: string], { n: number }>;
   private readonly idleStmt: Stmt<
     [{ before: number; limit: number }],
     { id: string; tenant: string; owner: string }
@@ -73,10 +77,13 @@ export class SqliteLeases implements LeaseStore, InterruptedTaskIndex {
       `UPDATE tasks SET lease_expires_at = 0
        WHERE finished = 0 AND (lease_owner IS NULL OR lease_owner <> ?)`,
     );
+    // Two seeks of the covering index tasks_by_state (tenant, owner, state, …): no table row read.
+    this.heldStmt = db.prepare(
+      `SELECT COUNT(*) AS n FROM tasks WHERE tenant = ? AND owner = ? AND state IN ${INTERRUPTED}`,
+    );
     this.idleStmt = db.prepare(
       `SELECT id, tenant, owner FROM tasks
-       WHERE finished = 0 AND state IN ('TASK_STATE_INPUT_REQUIRED', 'TASK_STATE_AUTH_REQUIRED')
-         AND updated_at <= @before
+       WHERE finished = 0 AND state IN ${INTERRUPTED} AND updated_at <= @before
        ORDER BY updated_at LIMIT @limit`,
     );
   }
@@ -117,6 +124,11 @@ export class SqliteLeases implements LeaseStore, InterruptedTaskIndex {
       scope: { tenant: row.tenant, owner: row.owner },
       taskId: row.id,
     }));
+  }
+
+  /** The interrupted tasks of a scope, in one statement (the per-caller cap's count). */
+  async held(scope: Scope): Promise<number> {
+    return this.heldStmt.get(scope.tenant, scope.owner)?.n ?? 0;
   }
 
   expireOthers(instanceId: string): Promise<number> {

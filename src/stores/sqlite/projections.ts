@@ -29,9 +29,28 @@ export class Projections {
     this.cache = new Lru(capacity);
   }
 
-  /** Caches a task just created. */
-  seed(task: Task, createdAt: number): void {
-    this.cache.set(task.id, { projection: new TaskProjection(task), seq: 1, createdAt });
+  /**
+   * The projection of a task created at `createdAt` with `events` after its seq 1 (thrown by
+   * TaskProjection.apply when they do not fit), not cached yet: see {@link seed}.
+   */
+  static created(task: Task, events: readonly StreamResponse[], createdAt: number): Projected {
+    const projection = new TaskProjection(task);
+    for (const event of events) projection.apply(event);
+    return { projection, seq: 1 + events.length, createdAt };
+  }
+
+  /** Caches a task just created (once its creation committed). */
+  seed(taskId: string, created: Projected): void {
+    this.cache.set(taskId, created);
+  }
+
+  /**
+   * The cached projection when it is exactly at `seq` (the caller's own write, GetOptions.written),
+   * without reading the database; otherwise undefined.
+   */
+  at(taskId: string, seq: number): Projected | undefined {
+    const cached = this.cache.get(taskId);
+    return cached?.seq === seq ? cached : undefined;
   }
 
   /**

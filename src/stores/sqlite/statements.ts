@@ -41,7 +41,12 @@ export interface InsertTaskParams {
   state: string;
   statusTs: string;
   finished: number;
+  /** The seq of the task's last log entry (1, or 1 + the events created with it). */
+  seq: number;
   now: number;
+  /** The ownership lease taken with the creation (LeaseStore.claim's columns), else null. */
+  leaseOwner: string | null;
+  leaseExpiresAt: number | null;
 }
 
 /** Named parameters of the per-event row update. */
@@ -118,8 +123,9 @@ export function prepareStatements(db: BetterSqlite3.Database): Statements {
     snapshot: db.prepare('SELECT snapshot FROM snapshots WHERE task_id = ?'),
     insertTask: db.prepare(
       `INSERT INTO tasks (id, tenant, owner, context_id, state, status_ts, finished, seq,
-         snapshot_seq, created_at, updated_at)
-       VALUES (@id, @tenant, @owner, @contextId, @state, @statusTs, @finished, 1, 1, @now, @now)`,
+         snapshot_seq, created_at, updated_at, lease_owner, lease_expires_at)
+       VALUES (@id, @tenant, @owner, @contextId, @state, @statusTs, @finished, @seq, 1, @now, @now,
+         @leaseOwner, @leaseExpiresAt)`,
     ),
     insertSnapshot: db.prepare('INSERT INTO snapshots (task_id, snapshot) VALUES (?, ?)'),
     // The per-event writes: scalar columns only, guarded by the optimistic seq check. Events that

@@ -14,6 +14,7 @@ import {
   uniqueId,
   userText,
 } from '../../testing/store-fixtures.js';
+import { TaskTransitionError } from '../../core/task-state.js';
 import { SQLITE_SCHEMA_VERSION } from './migrations.js';
 import { SqliteTaskStore, type SqliteTaskStoreOptions } from './task-store.js';
 
@@ -108,6 +109,83 @@ describe('SqliteTaskStore', () => {
     const again = { ...newTask({}), id: task.id };
     await b.create(scope, again);
     expect(await a.get(scope, task.id)).toStrictEqual({ task: again, seq: 1 });
+  });
+
+  it('creates a task with its first burst in one transaction, its row at the state after it', async () => {
+    const path = dbFile();
+    const store = open({ path });
+    const raw = new Database(path, { readonly: true });
+    const row = (id: string) =>
+      raw
+        .prepare(
+          'SELECT state, finished, seq, lease_owner, lease_expires_at FROM tasks WHERE id = ?',
+        )
+        .get(id);
+    let commits = 0;
+    const exec = store.db.exec.bind(store.db);
+    store.db.exec = (sql: string) => {
+      if (/^COMMIT/.test(sql)) commits++;
+      return exec(sql);
+    };
+    const { scope } = freshScopes();
+    const done = newTask({});
+    const running = newTask({});
+    const lease = { instanceId: 'me', ttlMs: 60_000 };
+    const finishing = [
+      statusEvent(done, 'TASK_STATE_WORKING'),
+      statusEvent(done, 'TASK_STATE_COMPLETED'),
+    ];
+    const before = Date.now();
+    const [a, b] = await Promise.all([
+      store.createWith(scope, done, finishing, { lease, messageId: uniqueId('m') }),
+      store.createWith(scope, running, [statusEvent(running, 'TASK_STATE_WORKING')], { lease }),
+    ]);
+    expect([a, b, commits]).toEqual([3, 2, 1]); // both in one group commit
+    // A finished task holds no lease; a running one holds the lease claim would have taken.
+    expect(row(done.id)).toEqual({
+      state: 'TASK_STATE_COMPLETED',
+      finished: 1,
+      seq: 3,
+      lease_owner: null,
+      lease_expires_at: null,
+    });
+    const held = row(running.id) as { lease_owner: string; lease_expires_at: number };
+    expect(held).toMatchObject({ state: 'TASK_STATE_WORKING', finished: 0, seq: 2 });
+    expect(held.lease_owner).toBe('me');
+    expect(held.lease_expires_at).toBeGreaterThanOrEqual(before + 60_000);
+    expect(await store.leaseStore().claim(running.id, 'other', 1_000)).toBe(false);
+    // A burst the state machine refuses keeps nothing, the message index included.
+    const refused = newTask({});
+    const messageId = uniqueId('m');
+    const bad = [
+      statusEvent(refused, 'TASK_STATE_COMPLETED'),
+      statusEvent(refused, 'TASK_STATE_WORKING'),
+    ];
+    await expect(store.createWith(scope, refused, bad, { messageId })).rejects.toThrow(
+      TaskTransitionError,
+    );
+    expect(row(refused.id)).toBeUndefined();
+    expect(await store.get(scope, refused.id)).toBeUndefined();
+    expect(await store.findByMessageId(scope, messageId)).toBeUndefined();
+    raw.close();
+  });
+
+  it('answers a get at the seq of its own write from that write, other gets from the file', async () => {
+    const path = dbFile();
+    const [mine, theirs] = [open({ path }), open({ path })];
+    const { scope } = freshScopes();
+    const task = newTask({});
+    const seq = await mine.createWith(scope, task, [statusEvent(task, 'TASK_STATE_WORKING')]);
+    const written = await mine.get(scope, task.id, { written: seq });
+    expect(written).toStrictEqual(await theirs.get(scope, task.id));
+    // Another connection moves the task on: the snapshot at the written seq is still the one
+    // this write made; any other get reads what the file holds now.
+    const artifact = artifactEvent(task, textArtifact('a', 'x'));
+    await theirs.append(scope, task.id, [artifact], seq);
+    expect(await mine.get(scope, task.id, { written: seq })).toStrictEqual(written);
+    expect((await mine.get(scope, task.id))?.seq).toBe(3);
+    expect((await mine.get(scope, task.id, { written: 2 }))?.seq).toBe(3); // cache moved on
+    expect(await mine.get(scope, 'missing', { written: 1 })).toBeUndefined();
   });
 
   it('opens in WAL mode with synchronous=NORMAL at the current schema version', () => {

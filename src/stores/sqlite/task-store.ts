@@ -2,7 +2,10 @@
  * SQLite TaskStore on better-sqlite3 (WAL, synchronous=NORMAL): survives restarts and crashes of
  * the process with no server to install. Per event the write is one INSERT into the log plus a
  * small UPDATE of the task's row (scalars only) guarded by the optimistic seq check, in one
- * transaction; nothing proportional to the task's size is written.
+ * transaction; nothing proportional to the task's size is written. A creation may carry the
+ * agent's first burst (`createWith`): the row is inserted at the state after it, with the lease
+ * when the task still runs, so a blocking send its agent finishes at once is one write of each
+ * row; its answer comes from the projection that write left (`GetOptions.written`).
  *
  * Reads: a checkpoint (the task as of `snapshot_seq`, in its own table so that the per-event
  * UPDATE never rewrites it) plus the log after it, replayed onto a TaskProjection. Projections of
@@ -25,6 +28,8 @@ import type {
   AppendOptions,
   LogEntry,
   CreateOptions,
+  CreateWithOptions,
+  GetOptions,
   MessageIndexing,
   PushConfigStore,
   Scope,
@@ -37,7 +42,7 @@ import type {
 } from '../types.js';
 import { ConcurrencyError } from '../types.js';
 import { type SqliteLocation, openSqlite } from './connection.js';
-import { Projections } from './projections.js';
+import { Projections, type Projected } from './projections.js';
 import { SqliteLeases } from './leases.js';
 import { registerPresence, type Presence } from './process-lock.js';
 import { WriteBatch } from './write-batch.js';
@@ -121,8 +126,23 @@ export class SqliteTaskStore implements TaskStore, PushConfigStore {
   }
 
   async create(scope: Scope, task: Task, options: CreateOptions = {}): Promise<void> {
-    const createdAt = await this.batch.run(() => this.insert(scope, task, options));
-    this.projections.seed(task, createdAt);
+    await this.createWith(scope, task, [], options);
+  }
+
+  /**
+   * A creation and its first events as one write, in the next group commit: the task's row is
+   * inserted at its state after them (with the lease when it is still running), so the send of a
+   * task its agent's first burst finishes writes each row once (no UPDATE, no claim).
+   */
+  async createWith(
+    scope: Scope,
+    task: Task,
+    events: readonly StreamResponse[],
+    options: CreateWithOptions = {},
+  ): Promise<number> {
+    const created = await this.batch.run(() => this.insert(scope, task, events, options));
+    this.projections.seed(task.id, created);
+    return created.seq;
   }
 
   async append(
@@ -141,7 +161,11 @@ export class SqliteTaskStore implements TaskStore, PushConfigStore {
     }
   }
 
-  async get(scope: Scope, taskId: string): Promise<TaskRecord | undefined> {
+  async get(scope: Scope, taskId: string, options?: GetOptions): Promise<TaskRecord | undefined> {
+    // The snapshot as of the caller's own write: this store's write left it in the cache.
+    const written =
+      options?.written === undefined ? undefined : this.projections.at(taskId, options.written);
+    if (written) return { task: written.projection.task, seq: written.seq };
     return this.read(() => {
       const head = this.sql.head.get(taskId, scope.tenant, scope.owner);
       if (!head) return undefined;
@@ -280,24 +304,44 @@ export class SqliteTaskStore implements TaskStore, PushConfigStore {
     this.sql.indexMessage.run(tenant, owner, message.messageId, taskId, fingerprint, now);
   }
 
-  private insert(scope: Scope, task: Task, message: CreateOptions): number {
+  private insert(
+    scope: Scope,
+    task: Task,
+    events: readonly StreamResponse[],
+    options: CreateWithOptions,
+  ): Projected {
     if (this.sql.exists.get(task.id)) throw new Error(`task ${task.id} already exists`);
-    const snapshot = JSON.stringify(task);
+    // Validate the whole burst on the states alone before anything is written, as append does.
+    const problem = batchProblem(task.status.state, events);
+    if (problem !== undefined) throw new TaskTransitionError(`task ${task.id}: ${problem}`);
     const now = Date.now();
+    const created = Projections.created(task, events, now);
+    const { status } = created.projection.task;
+    const finished = isTerminal(status.state);
+    const { lease, chain } = options;
+    const snapshot = JSON.stringify(task);
     this.sql.insertTask.run({
       id: task.id,
       tenant: scope.tenant,
       owner: scope.owner,
       contextId: task.contextId ?? '',
-      state: task.status.state,
-      statusTs: task.status.timestamp ?? '',
-      finished: isTerminal(task.status.state) ? 1 : 0,
+      state: status.state,
+      statusTs: status.timestamp ?? '',
+      finished: finished ? 1 : 0,
+      seq: created.seq,
       now,
+      // The lease LeaseStore.claim would take (SqliteLeases, same clock), for a running task.
+      leaseOwner: lease && !finished ? lease.instanceId : null,
+      leaseExpiresAt: lease && !finished ? now + lease.ttlMs : null,
     });
     this.sql.insertSnapshot.run(task.id, snapshot);
-    this.sql.insertEvent.run(task.id, 1, `{"task":${snapshot}}`, message.chain?.[0] ?? null);
-    this.indexMessage(scope, task.id, message, now);
-    return now;
+    this.sql.insertEvent.run(task.id, 1, `{"task":${snapshot}}`, chain?.[0] ?? null);
+    for (let i = 0; i < events.length; i++) {
+      this.sql.insertEvent.run(task.id, i + 2, JSON.stringify(events[i]), chain?.[i + 1] ?? null);
+    }
+    this.indexMessage(scope, task.id, options, now);
+    this.checkpointIfDue(task.id, 1, created.seq, finished, () => created.projection.task);
+    return created;
   }
 
   private write(
@@ -343,15 +387,27 @@ export class SqliteTaskStore implements TaskStore, PushConfigStore {
     if (pushed > 0) push?.enqueued();
 
     this.projections.advance(taskId, head, events);
-    const since = seq - head.snapshot_seq;
-    const due = since >= Math.max(this.checkpointEvents, head.snapshot_seq);
+    this.checkpointIfDue(taskId, head.snapshot_seq, seq, finished, () => {
+      return this.projections.load(taskId, { ...head, seq }, true).projection.task;
+    });
+    return seq;
+  }
+
+  /** Rewrites the checkpoint at `seq` when the spacing of the header says it is due. */
+  private checkpointIfDue(
+    taskId: string,
+    snapshotSeq: number,
+    seq: number,
+    finished: boolean,
+    task: () => Task,
+  ): void {
+    const since = seq - snapshotSeq;
+    const due = since >= Math.max(this.checkpointEvents, snapshotSeq);
     // A finished task replaying only a few events loads as fast as from a fresh checkpoint.
     if ((due || (finished && since > FINISHED_REPLAY)) && since > 0) {
-      const current = this.projections.load(taskId, { ...head, seq }, true);
-      this.sql.checkpoint.run(JSON.stringify(current.projection.task), taskId);
+      this.sql.checkpoint.run(JSON.stringify(task()), taskId);
       this.sql.checkpointSeq.run(seq, taskId);
     }
-    return seq;
   }
 
   private remove(scope: Scope, taskId: string): void {
