@@ -5,7 +5,9 @@
  * in rounds so machine noise hits every variant alike; prints µs of CPU per send and the 0.3/1.0
  * ratio. Run: `node bench/build.mjs && node dist/bench-run/bench/inprocess/compat03.js [N]`
  * (N sends per variant, default 20,000; a second argument keeps the variants whose name
- * contains it); add `--cpu-prof` to node for a profile.
+ * contains it, `''` for all; a third sets the rounds, default 10); add `--cpu-prof` to node for
+ * a profile. Many short rounds (`compat03.js 20000 '' 100`) spread the garbage collections of
+ * the growing store over the variants alike: the ratios then scatter less from run to run.
  */
 import { createA2AHandler } from '../../src/http/index.js';
 import type { HttpRequest } from '../../src/http/types.js';
@@ -45,7 +47,7 @@ const ALL = [
 const VARIANTS = ALL.filter(([name]) => name.includes(process.argv[3] ?? ''));
 
 const total = Number(process.argv[2] ?? 20_000);
-const rounds = 10;
+const rounds = Number(process.argv[4] ?? 10);
 const perRound = Math.ceil(total / rounds);
 const cpu = new Map<string, number>(VARIANTS.map(([name]) => [name, 0]));
 for (const [, binding, v03] of VARIANTS) for (let i = 0; i < 2_000; i++) await send(binding, v03);

@@ -114,7 +114,12 @@ export async function handleJsonRpc(req: HttpRequest, ctx: BindingContext): Prom
 
 /** A JSON-RPC success response; `undefined` results (Empty) are sent as `{}`. */
 export function resultJson(idJson: string, result: unknown): string {
-  return `{"jsonrpc":"2.0","id":${idJson},"result":${JSON.stringify(result) ?? '{}'}}`;
+  return resultText(idJson, JSON.stringify(result) ?? '{}');
+}
+
+/** A JSON-RPC success response whose `result` is the JSON text `text`. */
+export function resultText(idJson: string, text: string): string {
+  return `{"jsonrpc":"2.0","id":${idJson},"result":${text}}`;
 }
 
 /**

@@ -18,7 +18,8 @@ export type Json = Record<string, unknown>;
 export const isObject = (v: unknown): v is Json =>
   typeof v === 'object' && v !== null && !Array.isArray(v);
 
-const obj = (v: unknown): Json => (isObject(v) ? v : {});
+/** `v` when it is a JSON object, else a fresh `{}`. */
+export const obj = (v: unknown): Json => (isObject(v) ? v : {});
 const list = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
 
 /** Copies the listed fields of `from` that are set (not undefined) onto `to`. */
@@ -104,6 +105,9 @@ export function partFrom03(raw: unknown): Json {
 const ROLE_TO_03: Readonly<Record<string, string>> = { ROLE_USER: 'user', ROLE_AGENT: 'agent' };
 const ROLE_FROM_03: Readonly<Record<string, string>> = { user: 'ROLE_USER', agent: 'ROLE_AGENT' };
 
+/** The JSON-RPC 0.3 role of a 1.0 role (`ROLE_USER` → `user`); others pass through. */
+export const roleTo03 = (role: unknown): unknown => ROLE_TO_03[String(role)] ?? role;
+
 /** A 1.0 message in 0.3 form. */
 export function messageTo03(message: Json, dialect: Dialect): Json {
   const parts = list(message.parts).map((p) => partTo03(obj(p), dialect));
@@ -112,7 +116,7 @@ export function messageTo03(message: Json, dialect: Dialect): Json {
       ? {
           kind: 'message',
           messageId: message.messageId,
-          role: ROLE_TO_03[String(message.role)] ?? message.role,
+          role: roleTo03(message.role),
           parts,
         }
       : { messageId: message.messageId, role: message.role, content: parts };

@@ -16,7 +16,7 @@ import { isJsonMediaType, unsupportedMediaType } from '../../http/media-type.js'
 import { withLastEventId } from '../../http/service-params.js';
 import { SSE_HEADERS, encodeSse, sseFrame } from '../../http/sse-encode.js';
 import type { HttpRequest, HttpResponse } from '../../http/types.js';
-import { checkRequest, handleJsonRpc, parseRequest, resultJson } from '../jsonrpc/server.js';
+import { checkRequest, handleJsonRpc, parseRequest, resultText } from '../jsonrpc/server.js';
 import { isObject } from './convert.js';
 import {
   addExtensionsHeader03,
@@ -24,7 +24,8 @@ import {
   httpStatus03,
   requestedExtensions03,
 } from './errors.js';
-import { jsonRpcEventTo03, jsonRpcParamsFrom03, jsonRpcResultTo03 } from './requests.js';
+import { jsonRpcEventText03, jsonRpcResultText03 } from './jsonrpc-text.js';
+import { jsonRpcParamsFrom03 } from './requests.js';
 import { V03_OPERATIONS, V03_VERSION } from './wire.js';
 
 const CONTENT_TYPE = 'application/json';
@@ -61,13 +62,13 @@ export async function handleJsonRpc03(
         headers: addExtensionsHeader03({ ...SSE_HEADERS }, ctx.call.activatedExtensions),
         body: encodeSse(source, {
           keepAliveMs: ctx.keepAliveMs,
-          data: (item) => resultJson(idJson, jsonRpcEventTo03(item.event)),
+          data: (item) => resultText(idJson, jsonRpcEventText03(item.event)),
           errorFrame: (error) => sseFrame(errorJson03(idJson, toA2AError(error, ctx.onError))),
         }),
       };
     }
     const result = await ctx.service.invoke(name, params, ctx.call);
-    return reply(resultJson(idJson, jsonRpcResultTo03(name, result)), ctx, undefined);
+    return reply(resultText(idJson, jsonRpcResultText03(name, result)), ctx, undefined);
   } catch (error) {
     const failure = toA2AError(error, ctx.onError);
     if (streaming && failure.headers === undefined) {

@@ -297,11 +297,6 @@ export function taskPushConfigFrom03(raw: unknown): Json {
   return pushConfigFrom03(value.taskId, value.pushNotificationConfig);
 }
 
-/** A 1.0 stream event as the `result` of a 0.3 JSON-RPC SSE frame. */
-export function jsonRpcEventTo03(event: StreamResponse): Json {
-  return eventTo03(event, 'jsonrpc');
-}
-
 function pick(values: Json): Json {
   const out: Json = {};
   for (const [k, v] of Object.entries(values)) if (v !== undefined) out[k] = v;
