@@ -66,8 +66,7 @@ export async function otelScenario(ctx: BenchContext): Promise<ScenarioResult> {
       fmt(spans.get(v) ?? 0, 2),
     ];
   });
-  const cost = (variant: string, base: string) =>
-    (data[variant] ?? NaN) / (data[base] ?? NaN) - 1;
+  const cost = (variant: string, base: string) => (data[variant] ?? NaN) / (data[base] ?? NaN) - 1;
   const sdkCheck = (variant: string, base: string, where: string): Check => {
     const c = cost(variant, base);
     return {
