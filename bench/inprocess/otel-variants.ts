@@ -17,6 +17,7 @@ export const VARIANT = {
   batch: 'send, a2a-kit/otel, SDK to memory (BatchSpanProcessor)',
   simple: 'send, a2a-kit/otel, SDK to memory (SimpleSpanProcessor)',
   contextOnly: 'send, no telemetry, AsyncLocalStorage context manager in use',
+  floor: "send, no telemetry, plus the SDK's own work for a send's two spans (the bound)",
   tracesOnly: 'send, a2a-kit/otel, tracer provider only (BatchSpanProcessor)',
   metricsOnly: 'send, a2a-kit/otel, meter provider only',
   httpPlain: 'over HTTP: send, no telemetry',
