@@ -8,7 +8,8 @@
  * - {@link run} drives a generator written like an async function, `yield` in place of `await`
  *   (`const record = yield* wait(store.get(…))`): a yielded promise is waited for, any other
  *   value is handed back at once, so the whole body runs in one go when nothing it waits for is
- *   pending, with no promise and no microtask turn.
+ *   pending, with no promise and no microtask turn. Where the value is not needed, a plain
+ *   `yield x;` waits the same way without the typed wrapper (one object fewer).
  * - {@link runPromise} and {@link rejected} turn a synchronous outcome into a promise where a
  *   caller needs one, as an async function would have made it.
  */

@@ -268,7 +268,7 @@ export class A2AServer {
     if (!params.configuration?.returnImmediately) {
       // Running here: wait for the execution itself. Attached to a task another call (or
       // another instance) runs: follow its events until it settles.
-      if (started.settled) yield* wait(started.settled());
+      if (started.settled) yield started.settled();
       // As this execution recorded it when it settled (GetOptions.written: no read needed).
       const written = started.written?.();
       const task = yield* wait(
@@ -277,7 +277,7 @@ export class A2AServer {
       // Never a non-final answer: when the execution here stopped early (its lease was taken
       // over), or the task runs elsewhere, follow it until it settles.
       if (isSettled(task.status.state)) return shownTo(call, { task });
-      yield* wait(this.streams.follow(scope, started.taskId, isSettled, call.signal));
+      yield this.streams.follow(scope, started.taskId, isSettled, call.signal);
     }
     const task = yield* wait(this.view(scope, started.taskId, { historyLength }));
     return shownTo(call, { task });

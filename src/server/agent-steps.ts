@@ -4,7 +4,7 @@
  * promise per step besides the iterator's own; waiting is done by the caller's flow
  * (core/maybe-async.ts).
  */
-import { wait, type Flow } from '../core/maybe-async.js';
+import type { Flow } from '../core/maybe-async.js';
 import type { AgentEvent } from './agent.js';
 import { RESOLVED } from './execution.js';
 
@@ -29,7 +29,7 @@ export function* nextIfReady(
 ): Flow<Step | { pending: Promise<Step> }> {
   let step: Step | undefined;
   const pending = read(iterator, (s) => (step = s));
-  for (let turn = 0; turn < READY_TURNS && step === undefined; turn++) yield* wait(RESOLVED);
+  for (let turn = 0; turn < READY_TURNS && step === undefined; turn++) yield RESOLVED;
   return step ?? { pending };
 }
 

@@ -155,7 +155,7 @@ export class MessageIntake {
         (push ?? pushNotSupported())
           .create(scope, inline, taskId, call.protocolVersion)
           .then(() => undefined));
-    if (inline) yield* wait(push?.validate(inline.url));
+    if (inline) yield push?.validate(inline.url);
     const base = {
       scope,
       call,
@@ -167,13 +167,15 @@ export class MessageIntake {
     };
     if (!message.taskId) {
       const admitting = admitted === undefined ? this.options.interrupted?.admit(scope) : admitted;
-      yield* wait(admitting);
+      yield admitting;
       // spec §3.4.1: a missing contextId is generated; a client-chosen new one is accepted.
-      return yield* wait(runner.start({
-        ...base,
-        taskId: newId(),
-        contextId: message.contextId || newId(),
-      }));
+      return yield* wait(
+        runner.start({
+          ...base,
+          taskId: newId(),
+          contextId: message.contextId || newId(),
+        }),
+      );
     }
     const record = yield* wait(taskRecord(this.options.store, scope, message.taskId));
     const { task } = record;
@@ -220,7 +222,7 @@ export class MessageIntake {
     if (held + messageSize(message) > maxTaskBytes) {
       throw new TaskBudgetError(task.id, held + messageSize(message), maxTaskBytes);
     }
-    yield* wait(register?.(task.id));
+    yield register?.(task.id);
     return yield* wait(
       runner.start({
         ...base,

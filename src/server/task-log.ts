@@ -186,7 +186,7 @@ export class TaskLog {
     if (bytes > this.maxTaskBytes) throw new TaskBudgetError(task.id, bytes, this.maxTaskBytes);
     const chain = this.audit?.created(task);
     try {
-      yield* wait(this.store.create(scope, task, chain ? { ...message, chain } : message));
+      yield this.store.create(scope, task, chain ? { ...message, chain } : message);
     } catch (error) {
       throw storageFault(`create task ${task.id}`, error);
     }
@@ -306,7 +306,7 @@ export class TaskLog {
       const entry = { seq: from + i + 1, event: events[i] as StreamResponse };
       entries.push(entry);
       this.logTransition(scope, taskId, entry);
-      yield* wait(this.publish(scope.tenant, taskId, entry));
+      yield this.publish(scope.tenant, taskId, entry);
     }
     this.push(scope, taskId, entries, this.fanout !== undefined);
     return true;

@@ -168,7 +168,7 @@ export class TaskRunner {
       try {
         if (!(yield* wait(this.own(exec)))) throw busyElsewhere(taskId);
         if (!start.recovered) {
-          yield* wait(this.write(exec, [{ message: userMessage }, submitted], indexing(start)));
+          yield this.write(exec, [{ message: userMessage }, submitted], indexing(start));
           resumed = {
             ...before,
             status: submitted.statusUpdate.status,
@@ -178,7 +178,7 @@ export class TaskRunner {
         }
       } catch (error) {
         this.running.delete(taskId);
-        yield* wait(this.options.ownership?.release(taskId, exec.state));
+        yield this.options.ownership?.release(taskId, exec.state);
         throw error;
       }
       iterator = this.options.agent.execute(context)[Symbol.asyncIterator]();
@@ -210,7 +210,7 @@ export class TaskRunner {
         burst = yield* gather(exec, iterator, first);
         const entries = yield* wait(this.createWith(exec, task, burst.batch, start));
         if (entries) {
-          yield* wait(this.log.announce(scope, taskId, entries));
+          yield this.log.announce(scope, taskId, entries);
           exec.done = this.drive(exec, iterator, first, burst, true);
           const settled = () => whenSettled(exec);
           return { taskId, seq: 1, created: true, settled, written: () => writtenBy(exec) };
@@ -221,15 +221,15 @@ export class TaskRunner {
       this.running.set(taskId, exec);
       if (this.options.ownership || start.onCreated) {
         try {
-          yield* wait(this.own(exec)); // a new task has no other owner
-          yield* wait(start.onCreated?.(taskId));
+          yield this.own(exec); // a new task has no other owner
+          yield start.onCreated?.(taskId);
         } catch (error) {
           // Recorded by drive: a store that failed fails the task saying so.
           first = { error: storageFault(`prepare task ${taskId}`, error) };
           burst = undefined;
         }
       }
-      yield* wait(this.log.announce(scope, taskId, [created]));
+      yield this.log.announce(scope, taskId, [created]);
     }
     const seq = exec.seq;
     exec.done = this.drive(exec, iterator, first, burst, false);
@@ -302,10 +302,10 @@ export class TaskRunner {
         if (burst === undefined) {
           if ('error' in result || result.done || isTerminal(exec.state)) break;
           burst = yield* gather(exec, iterator, result);
-          yield* wait(this.write(exec, burst.batch));
+          yield this.write(exec, burst.batch);
         } else if (unwritten) {
           unwritten = false;
-          yield* wait(this.write(exec, burst.batch));
+          yield this.write(exec, burst.batch);
         }
         const { invalid, stop, pending, last } = burst;
         burst = undefined;
@@ -318,12 +318,12 @@ export class TaskRunner {
       if ('error' in result) throw result.error;
       if (!result.done) void iterator.return?.().catch(() => undefined);
       if (!isTerminal(exec.state) && !isInterrupted(exec.state) && !exec.stopped) {
-        yield* wait(this.fail(exec, 'The agent stopped without finishing the task.'));
+        yield this.fail(exec, 'The agent stopped without finishing the task.');
       }
     } catch (error) {
       if (error instanceof ConcurrencyError) {
         this.halt(exec);
-        yield* wait(reportConflict(this.store, exec.scope, taskId, this.options.logger));
+        yield reportConflict(this.store, exec.scope, taskId, this.options.logger);
       } else if (error instanceof TaskBudgetError && !isTerminal(exec.state) && !exec.stopped) {
         // The agent's write would take the task past its budget: nothing of it was stored.
         abortExecution(exec, new A2AError('INTERNAL', 'the task reached its size limit'));
@@ -331,7 +331,7 @@ export class TaskRunner {
         yield* this.failOrLog(exec, budgetText(error));
       } else if (error instanceof StorageError) {
         exec.fault = error;
-        if (!isTerminal(exec.state) && !exec.stopped) yield* wait(this.failOnStorage(exec, error));
+        if (!isTerminal(exec.state) && !exec.stopped) yield this.failOnStorage(exec, error);
       } else if (!isTerminal(exec.state) && !exec.stopped) {
         this.options.logger?.error(`a2a-kit: agent failed on task ${taskId}:`, error);
         const detail =
@@ -339,18 +339,18 @@ export class TaskRunner {
         yield* this.failOrLog(exec, `The agent failed while working on the task${detail}`);
       }
     } finally {
-      if (exec.pendingWrites > 0) yield* wait(exec.writes.catch(() => undefined));
+      if (exec.pendingWrites > 0) yield exec.writes.catch(() => undefined);
       this.running.delete(taskId);
       exec.ended = true;
       exec.onSettled?.();
-      yield* wait(this.options.ownership?.release(taskId, exec.state));
+      yield this.options.ownership?.release(taskId, exec.state);
     }
   }
 
   /** Records FAILED with `text`; a failure to record it is logged. */
   private *failOrLog(exec: Execution, text: string): Flow<void> {
     try {
-      yield* wait(this.fail(exec, text));
+      yield this.fail(exec, text);
     } catch (error) {
       this.options.logger?.error(
         `a2a-kit: could not record the failure of task ${exec.handle.id}:`,

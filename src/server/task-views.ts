@@ -39,8 +39,9 @@ export function viewTask(
   options: { historyLength?: number | undefined },
   written?: number,
 ): MaybePromise<Task> {
-  return after(store.get(scope, taskId, written === undefined ? undefined : { written }), (record) =>
-    taskView((record ?? taskNotFound(taskId)).task, options),
+  return after(
+    store.get(scope, taskId, written === undefined ? undefined : { written }),
+    (record) => taskView((record ?? taskNotFound(taskId)).task, options),
   );
 }
 
