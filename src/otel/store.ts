@@ -70,12 +70,14 @@ export function tracedStore(runtime: TelemetryRuntime, store: TaskStore): TaskSt
       };
       let appended: Promise<number>;
       try {
-        appended = store.append(
-          scope,
-          taskId,
-          events,
-          expectedSeq,
-          carried ? { ...options, trace: carried } : options,
+        appended = Promise.resolve(
+          store.append(
+            scope,
+            taskId,
+            events,
+            expectedSeq,
+            carried ? { ...options, trace: carried } : options,
+          ),
         );
       } catch (error) {
         appended = rejected(error);

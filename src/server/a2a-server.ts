@@ -3,6 +3,7 @@
  * and validate the wire request, then call the operation with a CallContext.
  */
 import { A2AError } from '../core/errors.js';
+import { runPromise, wait, type Flow } from '../core/maybe-async.js';
 import { OPERATIONS, type OperationName } from '../core/operations.js';
 import {
   AgentCard,
@@ -250,25 +251,36 @@ export class A2AServer {
       : this.subscribeToTask(params as SubscribeToTaskParams, call);
   }
 
-  /** SendMessage (spec §3.1.1): blocks until terminal or interrupted unless `returnImmediately`. */
-  async sendMessage(params: SendMessageRequest, call: CallContext): Promise<SendMessageResponse> {
+  /**
+   * SendMessage (spec §3.1.1): blocks until terminal or interrupted unless `returnImmediately`.
+   * One flow (core/maybe-async.ts): it waits only for what is not there yet (with the memory
+   * store, only for the agent's steps).
+   */
+  sendMessage(params: SendMessageRequest, call: CallContext): Promise<SendMessageResponse> {
+    return runPromise(this.sending(params, call));
+  }
+
+  private *sending(params: SendMessageRequest, call: CallContext): Flow<SendMessageResponse> {
     const scope = this.admit(call);
-    const started = await this.intake.startOrAttach(params, call, scope);
+    const started = yield* wait(this.intake.startOrAttach(params, call, scope));
     if ('message' in started) return shownTo(call, { message: started.message });
     const historyLength = params.configuration?.historyLength;
     if (!params.configuration?.returnImmediately) {
       // Running here: wait for the execution itself. Attached to a task another call (or
       // another instance) runs: follow its events until it settles.
-      if (started.settled) await started.settled();
+      if (started.settled) yield started.settled();
       // As this execution recorded it when it settled (GetOptions.written: no read needed).
       const written = started.written?.();
-      const task = await viewTask(this.store, scope, started.taskId, { historyLength }, written);
+      const task = yield* wait(
+        viewTask(this.store, scope, started.taskId, { historyLength }, written),
+      );
       // Never a non-final answer: when the execution here stopped early (its lease was taken
       // over), or the task runs elsewhere, follow it until it settles.
       if (isSettled(task.status.state)) return shownTo(call, { task });
-      await this.streams.follow(scope, started.taskId, isSettled, call.signal);
+      yield this.streams.follow(scope, started.taskId, isSettled, call.signal);
     }
-    return shownTo(call, { task: await this.view(scope, started.taskId, { historyLength }) });
+    const task = yield* wait(this.view(scope, started.taskId, { historyLength }));
+    return shownTo(call, { task });
   }
 
   /** SendStreamingMessage (spec §3.1.2): the Task (or one Message), then every update in order. */

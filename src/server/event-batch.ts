@@ -5,6 +5,7 @@
  * ends the task, is invalid, or the agent waits.
  */
 import { A2AError } from '../core/errors.js';
+import type { Flow } from '../core/maybe-async.js';
 import { now } from '../core/ids.js';
 import type { Message, StreamResponse, TaskState } from '../core/schemas/index.js';
 import { canTransition, isTerminal } from '../core/task-state.js';
@@ -27,11 +28,11 @@ export interface Burst {
 }
 
 /** Collects the burst that starts with `first` (an event not recorded yet). */
-export async function gather(
+export function* gather(
   exec: Execution,
   iterator: AsyncIterator<AgentEvent>,
   first: IteratorYieldResult<AgentEvent>,
-): Promise<Burst> {
+): Flow<Burst> {
   const batch: StreamResponse[] = [];
   let state = exec.state;
   let result: Step = first;
@@ -49,7 +50,7 @@ export async function gather(
     if (batch.length >= MAX_BATCH) {
       return { batch, invalid: undefined, stop: false, pending: next(iterator), last: result };
     }
-    const step = await nextIfReady(iterator);
+    const step = yield* nextIfReady(iterator);
     if ('pending' in step) {
       return { batch, invalid: undefined, stop: false, pending: step.pending, last: result };
     }

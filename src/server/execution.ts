@@ -1,16 +1,19 @@
 /**
- * The state of one agent execution in this process, and what its agent sees of it: the
- * execution context, whose abort signal is made when the agent first reads it.
+ * The state of one agent execution in this process, what its agent sees of it (the execution
+ * context, whose abort signal is made when the agent first reads it), and its writes, one after
+ * another through the task log.
  */
 import { A2AError } from '../core/errors.js';
-import type { Message, Task, TaskState } from '../core/schemas/index.js';
-import { isSettled } from '../core/task-state.js';
-import type { Scope, StorageError } from '../stores/types.js';
+import { isPromise, type MaybePromise } from '../core/maybe-async.js';
+import type { Message, StreamResponse, Task, TaskState } from '../core/schemas/index.js';
+import { isSettled, isTerminal } from '../core/task-state.js';
+import type { MessageIndexing, Scope, StorageError } from '../stores/types.js';
 import type { ExecutionContext } from './agent.js';
 import type { CallContext } from '../core/call-context.js';
 import type { TaskBytes } from './event-size.js';
 import type { TaskHandle } from './task-handle.js';
 import type { StartOptions } from './task-runner.js';
+import type { TaskLog } from './task-log.js';
 
 /** One execution: the task's writer in this process. */
 export interface Execution {
@@ -30,7 +33,8 @@ export interface Execution {
   writes: Promise<void>;
   /** Writes queued or running. */
   pendingWrites: number;
-  done: Promise<void>;
+  /** The execution's drive (core/maybe-async.ts: nothing to wait for once it ended at once). */
+  done: MaybePromise<void>;
   /** Another instance finished the task or holds its lease: write nothing more. */
   stopped: boolean;
   /** The execution ended (drive returned). */
@@ -87,12 +91,13 @@ export function abortExecution(exec: Execution, reason: A2AError): void {
 }
 
 /**
- * Resolves once the execution recorded a settled state or ended; rejects (INTERNAL, naming the
- * storage fault) when it ended on a failing store before the task settled.
+ * Resolves once the execution recorded a settled state or ended (nothing to wait for when it
+ * has); rejects (INTERNAL, naming the storage fault) when it ended on a failing store before the
+ * task settled.
  */
-export function whenSettled(exec: Execution): Promise<void> {
-  if (isSettled(exec.state)) return RESOLVED;
-  if (exec.ended) return exec.fault ? Promise.reject(storageFailure(exec)) : RESOLVED;
+export function whenSettled(exec: Execution): MaybePromise<void> {
+  if (isSettled(exec.state)) return;
+  if (exec.ended) return exec.fault ? Promise.reject(storageFailure(exec)) : undefined;
   return (exec.settled ??= new Promise<void>((resolve, reject) => {
     exec.onSettled = () => {
       if (exec.fault && !isSettled(exec.state)) reject(storageFailure(exec));
@@ -109,4 +114,63 @@ function storageFailure(exec: Execution): A2AError {
     `The task store failed while recording task ${id} (a storage fault, not an agent failure) and the task did not finish here. Send the same message again (same messageId) to follow the task, or read it with GetTask.`,
     { metadata: { taskId: id } },
   );
+}
+
+/**
+ * Serializes appends of one task: store first (durable), then the bus (live), through the task
+ * log. A write with none pending runs at once (synchronously when the log does); others wait for
+ * the one before them.
+ */
+export function writeEvents(
+  log: TaskLog,
+  exec: Execution,
+  events: StreamResponse[],
+  message?: MessageIndexing,
+): MaybePromise<void> {
+  if (exec.pendingWrites++ > 0) {
+    const next = () => commit(log, exec, events, message);
+    return (exec.writes = exec.writes.then(next, next));
+  }
+  const written = commit(log, exec, events, message);
+  if (isPromise(written)) exec.writes = written;
+  return written;
+}
+
+// Not a flow: the log's answer is mapped in place (no promise when it answered at once).
+function commit(
+  log: TaskLog,
+  exec: Execution,
+  events: StreamResponse[],
+  message?: MessageIndexing,
+): MaybePromise<void> {
+  // Terminal tasks never change (cancel may have won); a halted execution writes nothing;
+  // a batch that no longer fits the task's state (cancel won) is dropped by the log.
+  if (isTerminal(exec.state) || exec.stopped) {
+    exec.pendingWrites--;
+    return;
+  }
+  let appending: MaybePromise<boolean>;
+  try {
+    appending = log.append(exec.scope, exec.handle.id, events, exec, message);
+  } catch (error) {
+    exec.pendingWrites--;
+    throw error;
+  }
+  if (!isPromise(appending)) return committed(exec, appending);
+  return appending.then(
+    (written) => committed(exec, written),
+    (error: unknown) => {
+      exec.pendingWrites--;
+      throw error;
+    },
+  );
+}
+
+/** A write of the execution ended: a settled state wakes the blocking send. */
+function committed(exec: Execution, written: boolean): void {
+  try {
+    if (written && isSettled(exec.state)) exec.onSettled?.();
+  } finally {
+    exec.pendingWrites--;
+  }
 }

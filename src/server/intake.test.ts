@@ -67,8 +67,9 @@ function intake(idempotency: IdempotencyOptions | false = { windowMs: 60_000 }) 
     idempotency,
     maxTaskBytes: 200_000,
   });
+  // As a promise whichever way it answered (a refusal thrown at once becomes a rejection).
   const send = (message: Message, owner = scope.owner): Promise<StartResult> =>
-    target.startOrAttach({ message }, {}, { tenant: '', owner });
+    Promise.resolve().then(() => target.startOrAttach({ message }, {}, { tenant: '', owner }));
   return { ...recorded, store, runner, send };
 }
 
@@ -171,7 +172,8 @@ describe('per-task bound', () => {
       idempotency: { windowMs: 60_000 },
       maxTaskBytes: 250_000,
     });
-    const send = (message: Message) => target.startOrAttach({ message }, {}, scope);
+    const send = (message: Message) =>
+      Promise.resolve().then(() => target.startOrAttach({ message }, {}, scope));
     const first = await send(userMessage('x'.repeat(100_000)));
     const taskId = taskIdOf(first) as string;
     await runner.idle();

@@ -8,6 +8,7 @@
  * a duplicate is the same message, not another one under the same id).
  */
 import { A2AError } from '../core/errors.js';
+import { isPromise, run, wait, type Flow, type MaybePromise } from '../core/maybe-async.js';
 import { newId } from '../core/ids.js';
 import type { Message, SendMessageRequest } from '../core/schemas/index.js';
 import { isSettled, isTerminal } from '../core/task-state.js';
@@ -76,24 +77,27 @@ export class MessageIntake {
   /**
    * Starts a new task, resumes a paused one, or (a retry: the same message again, within the
    * window) attaches to the task the first attempt created, so the agent never runs twice.
+   * Synchronous when the store and the agent's first step are (core/maybe-async.ts); may throw.
    */
-  async startOrAttach(
+  startOrAttach(
     params: SendMessageRequest,
     call: CallContext,
     scope: Scope,
-  ): Promise<StartResult> {
+  ): MaybePromise<StartResult> {
     const { message, configuration } = params;
     if (configuration?.taskPushNotificationConfig && !this.options.push) pushNotSupported();
     if (!this.options.idempotency) {
       checkParts(message.parts, this.options.acceptedModes);
-      return this.start(params, call, scope, undefined);
+      return run(this.start(params, call, scope, undefined));
     }
     const fingerprint = messageFingerprint(message);
     const key = `${scope.tenant}\u0000${scope.owner}\u0000${message.messageId}\u0000${fingerprint}`;
-    // Registered with no await before it, so concurrent retries share one attempt.
+    // Registered before anything is waited for, so concurrent retries share one attempt (one
+    // that answered at once is over: there is nothing to share).
     const pending = this.inflight.get(key);
     if (pending) return pending;
-    const attempt = this.attachOrStart(params, call, scope, key, fingerprint);
+    const attempt = run(this.attachOrStart(params, call, scope, key, fingerprint));
+    if (!isPromise(attempt)) return attempt;
     this.inflight.set(key, attempt);
     const forget = () => {
       this.inflight.delete(key);
@@ -102,13 +106,13 @@ export class MessageIntake {
     return attempt;
   }
 
-  private async attachOrStart(
+  private *attachOrStart(
     params: SendMessageRequest,
     call: CallContext,
     scope: Scope,
     key: string,
     fingerprint: string,
-  ): Promise<StartResult> {
+  ): Flow<StartResult> {
     const { message } = params;
     const reply = this.replies.get(key);
     if (reply && Date.now() - reply.at <= this.windowMs) return { message: reply.message };
@@ -116,30 +120,30 @@ export class MessageIntake {
     // message index is read (two reads at once, not one after the other); a retry ignores it.
     const admitting = message.taskId ? undefined : this.options.interrupted?.admit(scope);
     admitting?.catch(() => undefined);
-    const known = await this.options.store.findByMessageId(scope, message.messageId);
+    const known = yield* wait(this.options.store.findByMessageId(scope, message.messageId));
     // The same content (taskId and contextId included) from the same caller: a retry while its
     // first attempt still runs, or within the window after that.
     if (known && known.fingerprint === fingerprint) {
-      const record = await this.options.store.get(scope, known.taskId);
+      const record = yield* wait(this.options.store.get(scope, known.taskId));
       const running = record !== undefined && !isSettled(record.task.status.state);
       if (record && (running || known.ageMs <= this.windowMs)) {
         return { taskId: known.taskId, seq: record.seq, created: false };
       }
     }
     checkParts(message.parts, this.options.acceptedModes);
-    const result = await this.start(params, call, scope, fingerprint, admitting ?? null);
+    const result = yield* this.start(params, call, scope, fingerprint, admitting ?? null);
     if ('message' in result) this.remember(key, result.message);
     return result;
   }
 
-  private async start(
+  private *start(
     params: SendMessageRequest,
     call: CallContext,
     scope: Scope,
     fingerprint: string | undefined,
     /** The cap's check already started (null: none was needed); undefined: start it here. */
     admitted?: Promise<void> | null,
-  ): Promise<StartResult> {
+  ): Flow<StartResult> {
     const { message } = params;
     const { runner, push } = this.options;
     const inline = params.configuration?.taskPushNotificationConfig;
@@ -151,7 +155,7 @@ export class MessageIntake {
         (push ?? pushNotSupported())
           .create(scope, inline, taskId, call.protocolVersion)
           .then(() => undefined));
-    if (inline) await push?.validate(inline.url);
+    if (inline) yield push?.validate(inline.url);
     const base = {
       scope,
       call,
@@ -163,15 +167,17 @@ export class MessageIntake {
     };
     if (!message.taskId) {
       const admitting = admitted === undefined ? this.options.interrupted?.admit(scope) : admitted;
-      if (admitting) await admitting;
+      yield admitting;
       // spec §3.4.1: a missing contextId is generated; a client-chosen new one is accepted.
-      return runner.start({
-        ...base,
-        taskId: newId(),
-        contextId: message.contextId || newId(),
-      });
+      return yield* wait(
+        runner.start({
+          ...base,
+          taskId: newId(),
+          contextId: message.contextId || newId(),
+        }),
+      );
     }
-    const record = await taskRecord(this.options.store, scope, message.taskId);
+    const record = yield* wait(taskRecord(this.options.store, scope, message.taskId));
     const { task } = record;
     if (message.contextId && message.contextId !== task.contextId) {
       throw new A2AError(
@@ -216,13 +222,15 @@ export class MessageIntake {
     if (held + messageSize(message) > maxTaskBytes) {
       throw new TaskBudgetError(task.id, held + messageSize(message), maxTaskBytes);
     }
-    await register?.(task.id);
-    return runner.start({
-      ...base,
-      taskId: task.id,
-      contextId: task.contextId ?? newId(),
-      current: record,
-    });
+    yield register?.(task.id);
+    return yield* wait(
+      runner.start({
+        ...base,
+        taskId: task.id,
+        contextId: task.contextId ?? newId(),
+        current: record,
+      }),
+    );
   }
 
   /** Keeps a stateless reply for retries (in this process only: there is no task to find). */

@@ -224,7 +224,7 @@ describe('task ownership across instances', () => {
     const answer = userMessage('the blue one', { taskId: task?.id ?? '' });
     const done = await b.sendMessage({ message: answer }, {});
     expect('task' in done && done.task.status.state).toBe('TASK_STATE_COMPLETED');
-    expect(statusText(await store.get(scope, task?.id ?? '').then((r) => r?.task))).toBe(
+    expect(statusText((await store.get(scope, task?.id ?? ''))?.task)).toBe(
       'answered the blue one',
     );
   });

@@ -18,7 +18,7 @@ import { A2AError } from '../core/errors.js';
 import type { TaskState } from '../core/schemas/index.js';
 import { isTerminal } from '../core/task-state.js';
 import type { LeaseStore, OrphanedTask } from '../stores/types.js';
-import type { EventBus, LogEntry, Scope, TaskStore } from '../stores/types.js';
+import type { EventBus, LogEntry, Scope, TaskRecord, TaskStore } from '../stores/types.js';
 
 /** Options of task ownership (`A2AServerOptions.ownership`). */
 export interface OwnershipOptions {
@@ -269,7 +269,12 @@ export async function reportConflict(
   taskId: string,
   logger: Pick<Console, 'warn'> | undefined,
 ): Promise<void> {
-  const record = await store.get(scope, taskId).catch(() => undefined);
+  let record: TaskRecord | undefined;
+  try {
+    record = await store.get(scope, taskId);
+  } catch {
+    record = undefined;
+  }
   if (record && isTerminal(record.task.status.state)) return;
   logger?.warn(
     `a2a-kit: task ${taskId} was changed by another writer; this instance stopped running it`,

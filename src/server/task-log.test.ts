@@ -22,6 +22,8 @@ import { TaskBytes } from './event-size.js';
 import { TaskBudgetError, TaskLog } from './task-log.js';
 
 const scope: Scope = { tenant: 't', owner: 'o' };
+/** A log call as a promise: with the memory store it answers (or throws) synchronously. */
+const settled = <T>(call: () => T | Promise<T>): Promise<T> => Promise.resolve().then(call);
 let n = 0;
 const newTask = (): Task => ({
   id: `task-${++n}`,
@@ -197,20 +199,24 @@ describe('TaskLog', () => {
     const log = new TaskLog({ store, bus: new MemoryEventBus() });
     const task = newTask();
     plan.fail('create');
-    await expect(log.create(scope, task)).rejects.toBeInstanceOf(StorageError);
+    await expect(settled(() => log.create(scope, task))).rejects.toBeInstanceOf(StorageError);
     await log.create(scope, task);
     plan.fail('append');
     const at = { seq: 1, state: 'TASK_STATE_SUBMITTED' as TaskState };
-    const failed = log.append(scope, task.id, [status(task, 'TASK_STATE_WORKING')], at);
+    const failed = settled(() =>
+      log.append(scope, task.id, [status(task, 'TASK_STATE_WORKING')], at),
+    );
     await expect(failed).rejects.toThrow(
       /the task store failed to append to task .*: Connection terminated/,
     );
     expect(at.seq).toBe(1); // not advanced
     await expect(
-      log.append(scope, task.id, [status(task, 'TASK_STATE_WORKING')], {
-        seq: 5,
-        state: 'TASK_STATE_SUBMITTED',
-      }),
+      settled(() =>
+        log.append(scope, task.id, [status(task, 'TASK_STATE_WORKING')], {
+          seq: 5,
+          state: 'TASK_STATE_SUBMITTED',
+        }),
+      ),
     ).rejects.toBeInstanceOf(ConcurrencyError);
   });
 });
@@ -232,7 +238,9 @@ describe('TaskLog byte budget (memory.maxTaskBytes)', () => {
     await log.create(scope, task);
     const at = { seq: 1, state: 'TASK_STATE_SUBMITTED' as TaskState, bytes: new TaskBytes(task) };
     const before = at.bytes.total;
-    const refused = log.append(scope, task.id, [big(task, 'a', 4_000), big(task, 'b', 7_000)], at);
+    const refused = settled(() =>
+      log.append(scope, task.id, [big(task, 'a', 4_000), big(task, 'b', 7_000)], at),
+    );
     await expect(refused).rejects.toBeInstanceOf(TaskBudgetError);
     await expect(refused).rejects.toMatchObject({ code: 'INVALID_PARAMS', maxTaskBytes: 10_000 });
     expect(await store.events(scope, task.id, 1)).toEqual([]);
@@ -242,9 +250,9 @@ describe('TaskLog byte budget (memory.maxTaskBytes)', () => {
     // What fits is written and counted; a small closing status always fits.
     expect(await log.append(scope, task.id, [big(task, 'a', 4_000)], at)).toBe(true);
     expect(at.bytes.total).toBeGreaterThan(before + 4_000);
-    await expect(log.append(scope, task.id, [big(task, 'b', 7_000)], at)).rejects.toBeInstanceOf(
-      TaskBudgetError,
-    );
+    await expect(
+      settled(() => log.append(scope, task.id, [big(task, 'b', 7_000)], at)),
+    ).rejects.toBeInstanceOf(TaskBudgetError);
     expect(await log.append(scope, task.id, [status(task, 'TASK_STATE_FAILED')], at)).toBe(true);
     expect((await store.get(scope, task.id))?.task.status.state).toBe('TASK_STATE_FAILED');
   });
@@ -256,6 +264,6 @@ describe('TaskLog byte budget (memory.maxTaskBytes)', () => {
       maxTaskBytes: 1_000,
     });
     const task = { ...newTask(), history: [userMessage('y'.repeat(2_000))] };
-    await expect(log.create(scope, task)).rejects.toBeInstanceOf(TaskBudgetError);
+    await expect(settled(() => log.create(scope, task))).rejects.toBeInstanceOf(TaskBudgetError);
   });
 });

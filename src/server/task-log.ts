@@ -18,7 +18,7 @@
  * refused whole with a {@link TaskBudgetError} before anything is stored. A batch that ends the
  * task with one small status (a failure, a cancel) always fits, so a task can always be finished.
  */
-import { rejected } from '../core/maybe-async.js';
+import { run, wait, type Flow, type MaybePromise } from '../core/maybe-async.js';
 import { A2AError } from '../core/errors.js';
 import type { StreamResponse, Task, TaskState } from '../core/schemas/index.js';
 import { TaskTransitionError, batchProblem, isTerminal, stateAfter } from '../core/task-state.js';
@@ -175,37 +175,26 @@ export class TaskLog {
   /**
    * Creates a task; its log starts with the snapshot at seq 1. Writes the store only: the caller
    * announces the entry once the task is ready (lease held, inline push config stored).
+   * Synchronous when the store is (core/maybe-async.ts); may then throw.
    */
-  create(scope: Scope, task: Task, message?: MessageIndexing): Promise<LogEntry> {
+  create(scope: Scope, task: Task, message?: MessageIndexing): MaybePromise<LogEntry> {
+    return run(this.creating(scope, task, message));
+  }
+
+  private *creating(scope: Scope, task: Task, message?: MessageIndexing): Flow<LogEntry> {
     const bytes = taskSize(task);
-    if (bytes > this.maxTaskBytes) {
-      return Promise.reject(new TaskBudgetError(task.id, bytes, this.maxTaskBytes));
-    }
-    // Not async: the store's promise is mapped in place (one promise and one turn fewer).
-    let chain: ReturnType<AuditChain['created']> | undefined;
+    if (bytes > this.maxTaskBytes) throw new TaskBudgetError(task.id, bytes, this.maxTaskBytes);
+    const chain = this.audit?.created(task);
     try {
-      chain = this.audit?.created(task);
+      yield this.store.create(scope, task, chain ? { ...message, chain } : message);
     } catch (error) {
-      return rejected(error);
+      throw storageFault(`create task ${task.id}`, error);
     }
-    let creating: Promise<void>;
-    try {
-      creating = this.store.create(scope, task, chain ? { ...message, chain } : message);
-    } catch (error) {
-      return rejected(storageFault(`create task ${task.id}`, error));
-    }
-    return creating.then(
-      () => {
-        this.transitions?.info(
-          transition(scope, task.id, task.contextId ?? '', task.status.state, 1),
-          `task ${task.id} ${task.status.state}`,
-        );
-        return { seq: 1, event: { task } };
-      },
-      (error: unknown) => {
-        throw storageFault(`create task ${task.id}`, error);
-      },
+    this.transitions?.info(
+      transition(scope, task.id, task.contextId ?? '', task.status.state, 1),
+      `task ${task.id} ${task.status.state}`,
     );
+    return { seq: 1, event: { task } };
   }
 
   /**
@@ -263,15 +252,26 @@ export class TaskLog {
    * pushes them. Returns false, writing nothing, when the batch does not fit `at.state`
    * (`batchProblem`: a terminal task, a forbidden transition); otherwise advances `at`.
    * Throws ConcurrencyError when another writer moved the task on, StorageError when the
-   * store failed (the events may or may not be durable).
+   * store failed (the events may or may not be durable). Synchronous when the store, the bus and
+   * the audit chain are (core/maybe-async.ts); may then throw.
    */
-  async append(
+  append(
     scope: Scope,
     taskId: string,
     given: readonly StreamResponse[],
     at: LogPosition,
     message?: MessageIndexing,
-  ): Promise<boolean> {
+  ): MaybePromise<boolean> {
+    return run(this.appending(scope, taskId, given, at, message));
+  }
+
+  private *appending(
+    scope: Scope,
+    taskId: string,
+    given: readonly StreamResponse[],
+    at: LogPosition,
+    message?: MessageIndexing,
+  ): Flow<boolean> {
     if (batchProblem(at.state, given) !== undefined) return false;
     // Most tasks have no generation: nothing to stamp, no copy.
     const stamped =
@@ -282,17 +282,17 @@ export class TaskLog {
       throw new TaskBudgetError(taskId, measured.total, this.maxTaskBytes);
     }
     const from = at.seq;
-    let chain = this.audit?.appending(scope, taskId, from, events);
+    let chain: string[] | undefined;
     let seq: number;
     try {
-      if (chain instanceof Promise) chain = await chain;
+      chain = yield* wait(this.audit?.appending(scope, taskId, from, events));
       const options =
         chain !== undefined
           ? { ...message, push: this.appendPush, chain }
           : message
             ? { ...message, push: this.appendPush }
             : this.pushOnly;
-      seq = await this.store.append(scope, taskId, events, from, options);
+      seq = yield* wait(this.store.append(scope, taskId, events, from, options));
     } catch (error) {
       throw storageFault(`append to task ${taskId}`, error);
     }
@@ -306,8 +306,7 @@ export class TaskLog {
       const entry = { seq: from + i + 1, event: events[i] as StreamResponse };
       entries.push(entry);
       this.logTransition(scope, taskId, entry);
-      const published = this.publish(scope.tenant, taskId, entry);
-      if (published) await published;
+      yield this.publish(scope.tenant, taskId, entry);
     }
     this.push(scope, taskId, entries, this.fanout !== undefined);
     return true;

@@ -8,7 +8,7 @@
  * it over. However an execution ends, it leaves the running set and its lease is given up, so a
  * task it could not finish is taken over by recovery instead of being held forever.
  */
-import { rejected } from '../core/maybe-async.js';
+import { rejected, run, wait, type Flow, type MaybePromise } from '../core/maybe-async.js';
 import { A2AError } from '../core/errors.js';
 import { now } from '../core/ids.js';
 import { agentMessage } from '../core/parts.js';
@@ -20,7 +20,14 @@ import type { Agent, AgentEvent, ExecutionContext } from './agent.js';
 import type { CallContext } from '../core/call-context.js';
 import { next, type Step } from './agent-steps.js';
 import { gather, isMessage, type Burst } from './event-batch.js';
-import { RESOLVED, RunContext, abortExecution, whenSettled, type Execution } from './execution.js';
+import {
+  RESOLVED,
+  RunContext,
+  abortExecution,
+  whenSettled,
+  writeEvents,
+  type Execution,
+} from './execution.js';
 import { busyElsewhere, reportConflict, type TaskOwnership } from './ownership.js';
 import { TaskHandle } from './task-handle.js';
 import { TaskBytes } from './event-size.js';
@@ -44,7 +51,7 @@ export type StartResult =
        * Resolves once this execution has recorded a settled state (terminal or interrupted) or
        * ended: what a blocking SendMessage waits for, without opening a stream.
        */
-      settled?: () => Promise<void>;
+      settled?: () => MaybePromise<void>;
       /**
        * The seq this execution last recorded, once `settled` resolved on a settled state
        * (undefined otherwise): the blocking send's answer is the task as of it.
@@ -111,8 +118,15 @@ export class TaskRunner {
     return this.running.has(taskId);
   }
 
-  /** Starts the agent for a new task or resumes a paused one; resolves once the outcome is known. */
-  async start(start: StartOptions): Promise<StartResult> {
+  /**
+   * Starts the agent for a new task or resumes a paused one; answers once the outcome is known
+   * (synchronously when the agent's first step and the store are: core/maybe-async.ts).
+   */
+  start(start: StartOptions): MaybePromise<StartResult> {
+    return run(this.starting(start));
+  }
+
+  private *starting(start: StartOptions): Flow<StartResult> {
     const { scope, message, taskId, contextId, current } = start;
     const handle = new TaskHandle(taskId, contextId);
     const userMessage: Message = { ...message, taskId, contextId };
@@ -152,9 +166,9 @@ export class TaskRunner {
       this.running.set(taskId, exec);
       const submitted = handle.submitted();
       try {
-        if (!(await this.own(exec))) throw busyElsewhere(taskId);
+        if (!(yield* wait(this.own(exec)))) throw busyElsewhere(taskId);
         if (!start.recovered) {
-          await this.write(exec, [{ message: userMessage }, submitted], indexing(start));
+          yield this.write(exec, [{ message: userMessage }, submitted], indexing(start));
           resumed = {
             ...before,
             status: submitted.statusUpdate.status,
@@ -164,11 +178,11 @@ export class TaskRunner {
         }
       } catch (error) {
         this.running.delete(taskId);
-        await this.options.ownership?.release(taskId, exec.state);
+        yield this.options.ownership?.release(taskId, exec.state);
         throw error;
       }
       iterator = this.options.agent.execute(context)[Symbol.asyncIterator]();
-      first = await next(iterator);
+      first = yield* wait(next(iterator));
     } else {
       const task: Task = {
         id: taskId,
@@ -183,7 +197,7 @@ export class TaskRunner {
         throw new TaskBudgetError(taskId, exec.bytes.total, this.log.maxTaskBytes);
       }
       iterator = this.options.agent.execute(context)[Symbol.asyncIterator]();
-      first = await next(iterator);
+      first = yield* wait(next(iterator));
       if (!('error' in first) && !first.done && isMessage(first.value)) {
         void iterator.return?.().catch(() => undefined);
         return { message: { ...first.value, contextId: first.value.contextId || contextId } };
@@ -193,30 +207,29 @@ export class TaskRunner {
       // The agent's first burst is recorded with the creation when the store can (one write);
       // not with an inline push config, which must exist before any event is recorded.
       if (this.store.createWith && !start.onCreated && !('error' in first) && !first.done) {
-        burst = await gather(exec, iterator, first);
-        const entries = await this.createWith(exec, task, burst.batch, start);
+        burst = yield* gather(exec, iterator, first);
+        const entries = yield* wait(this.createWith(exec, task, burst.batch, start));
         if (entries) {
-          await this.log.announce(scope, taskId, entries);
+          yield this.log.announce(scope, taskId, entries);
           exec.done = this.drive(exec, iterator, first, burst, true);
           const settled = () => whenSettled(exec);
           return { taskId, seq: 1, created: true, settled, written: () => writtenBy(exec) };
         }
       }
-      const created = await this.log.create(scope, task, indexing(start));
+      const created = yield* wait(this.log.create(scope, task, indexing(start)));
       exec.seq = 1;
       this.running.set(taskId, exec);
       if (this.options.ownership || start.onCreated) {
         try {
-          await this.own(exec); // a new task has no other owner
-          await start.onCreated?.(taskId);
+          yield this.own(exec); // a new task has no other owner
+          yield start.onCreated?.(taskId);
         } catch (error) {
           // Recorded by drive: a store that failed fails the task saying so.
           first = { error: storageFault(`prepare task ${taskId}`, error) };
           burst = undefined;
         }
       }
-      const announced = this.log.announce(scope, taskId, [created]);
-      if (announced) await announced;
+      yield this.log.announce(scope, taskId, [created]);
     }
     const seq = exec.seq;
     exec.done = this.drive(exec, iterator, first, burst, false);
@@ -249,20 +262,35 @@ export class TaskRunner {
 
   /** Waits for every execution in this process to end (for graceful shutdown and tests). */
   async idle(): Promise<void> {
-    await Promise.all([...this.running.values()].map((e) => e.done));
+    await Promise.all([...this.running.values()].map((e) => Promise.resolve(e.done)));
   }
 
   /**
    * Records the agent's events burst by burst until the task settles or the agent ends.
    * `given`: the first burst, already gathered (`written`: recorded with the creation).
+   * Never throws (a failure of its own rejects what it returns).
    */
-  private async drive(
+  private drive(
     exec: Execution,
     iterator: AsyncIterator<AgentEvent>,
     first: Step,
     given: Burst | undefined,
     written: boolean,
-  ): Promise<void> {
+  ): MaybePromise<void> {
+    try {
+      return run(this.driving(exec, iterator, first, given, written));
+    } catch (error) {
+      return rejected(error);
+    }
+  }
+
+  private *driving(
+    exec: Execution,
+    iterator: AsyncIterator<AgentEvent>,
+    first: Step,
+    given: Burst | undefined,
+    written: boolean,
+  ): Flow<void> {
     const taskId = exec.handle.id;
     let result = first;
     let burst = given;
@@ -273,53 +301,61 @@ export class TaskRunner {
         // waiting for anything go into one append.
         if (burst === undefined) {
           if ('error' in result || result.done || isTerminal(exec.state)) break;
-          burst = await gather(exec, iterator, result);
-          await this.write(exec, burst.batch);
+          burst = yield* gather(exec, iterator, result);
+          yield this.write(exec, burst.batch);
         } else if (unwritten) {
           unwritten = false;
-          await this.write(exec, burst.batch);
+          yield this.write(exec, burst.batch);
         }
         const { invalid, stop, pending, last } = burst;
         burst = undefined;
         if (invalid) throw invalid.error; // the events before it are recorded
         result = last;
         if (stop) break;
-        if (pending) result = await pending;
+        if (pending) result = yield* wait(pending);
         if (isTerminal(exec.state) || exec.abortReason !== undefined) break;
       }
       if ('error' in result) throw result.error;
       if (!result.done) void iterator.return?.().catch(() => undefined);
       if (!isTerminal(exec.state) && !isInterrupted(exec.state) && !exec.stopped) {
-        await this.fail(exec, 'The agent stopped without finishing the task.');
+        yield this.fail(exec, 'The agent stopped without finishing the task.');
       }
     } catch (error) {
       if (error instanceof ConcurrencyError) {
         this.halt(exec);
-        await reportConflict(this.store, exec.scope, taskId, this.options.logger);
+        yield reportConflict(this.store, exec.scope, taskId, this.options.logger);
       } else if (error instanceof TaskBudgetError && !isTerminal(exec.state) && !exec.stopped) {
         // The agent's write would take the task past its budget: nothing of it was stored.
         abortExecution(exec, new A2AError('INTERNAL', 'the task reached its size limit'));
         void iterator.return?.().catch(() => undefined);
-        await this.fail(exec, budgetText(error)).catch((e) =>
-          this.options.logger?.error(`a2a-kit: could not record the failure of task ${taskId}:`, e),
-        );
+        yield* this.failOrLog(exec, budgetText(error));
       } else if (error instanceof StorageError) {
         exec.fault = error;
-        if (!isTerminal(exec.state) && !exec.stopped) await this.failOnStorage(exec, error);
+        if (!isTerminal(exec.state) && !exec.stopped) yield this.failOnStorage(exec, error);
       } else if (!isTerminal(exec.state) && !exec.stopped) {
         this.options.logger?.error(`a2a-kit: agent failed on task ${taskId}:`, error);
         const detail =
           this.options.exposeErrors && error instanceof Error ? `: ${error.message}` : '.';
-        await this.fail(exec, `The agent failed while working on the task${detail}`).catch((e) =>
-          this.options.logger?.error(`a2a-kit: could not record the failure of task ${taskId}:`, e),
-        );
+        yield* this.failOrLog(exec, `The agent failed while working on the task${detail}`);
       }
     } finally {
-      if (exec.pendingWrites > 0) await exec.writes.catch(() => undefined);
+      if (exec.pendingWrites > 0) yield exec.writes.catch(() => undefined);
       this.running.delete(taskId);
       exec.ended = true;
       exec.onSettled?.();
-      await this.options.ownership?.release(taskId, exec.state);
+      yield this.options.ownership?.release(taskId, exec.state);
+    }
+  }
+
+  /** Records FAILED with `text`; a failure to record it is logged. */
+  private *failOrLog(exec: Execution, text: string): Flow<void> {
+    try {
+      yield this.fail(exec, text);
+    } catch (error) {
+      this.options.logger?.error(
+        `a2a-kit: could not record the failure of task ${exec.handle.id}:`,
+        error,
+      );
     }
   }
 
@@ -355,9 +391,11 @@ export class TaskRunner {
   }
 
   /** Holds the task's lease; false when another instance does. */
-  private async own(exec: Execution): Promise<boolean> {
-    const ownership = this.options.ownership;
-    if (!ownership) return true;
+  private own(exec: Execution): MaybePromise<boolean> {
+    return this.options.ownership ? this.acquire(this.options.ownership, exec) : true;
+  }
+
+  private async acquire(ownership: TaskOwnership, exec: Execution): Promise<boolean> {
     try {
       return await ownership.acquire({
         scope: exec.scope,
@@ -409,57 +447,16 @@ export class TaskRunner {
     return entries;
   }
 
-  private fail(exec: Execution, text: string): Promise<void> {
+  private fail(exec: Execution, text: string): MaybePromise<void> {
     return this.write(exec, [exec.handle.failed(agentMessage(text))]);
   }
 
-  /**
-   * Serializes appends of one task: store first (durable), then the bus (live). A write with
-   * none pending runs at once; others wait for the one before them.
-   */
   private write(
     exec: Execution,
     events: StreamResponse[],
     message?: MessageIndexing,
-  ): Promise<void> {
-    const run = () => this.commit(exec, events, message);
-    const p = exec.pendingWrites++ === 0 ? run() : exec.writes.then(run, run);
-    exec.writes = p;
-    return p;
-  }
-
-  // Not async: the log's promise is mapped in place (one promise and one turn fewer per write).
-  private commit(
-    exec: Execution,
-    events: StreamResponse[],
-    message?: MessageIndexing,
-  ): Promise<void> {
-    // Terminal tasks never change (cancel may have won); a halted execution writes nothing;
-    // a batch that no longer fits the task's state (cancel won) is dropped by the log.
-    if (isTerminal(exec.state) || exec.stopped) {
-      exec.pendingWrites--;
-      return RESOLVED;
-    }
-    let appending: Promise<boolean>;
-    try {
-      appending = this.log.append(exec.scope, exec.handle.id, events, exec, message);
-    } catch (error) {
-      exec.pendingWrites--;
-      return rejected(error);
-    }
-    return appending.then(
-      (written) => {
-        try {
-          if (written && isSettled(exec.state)) exec.onSettled?.();
-        } finally {
-          exec.pendingWrites--;
-        }
-      },
-      (error: unknown) => {
-        exec.pendingWrites--;
-        throw error;
-      },
-    );
+  ): MaybePromise<void> {
+    return writeEvents(this.log, exec, events, message);
   }
 }
 

@@ -7,6 +7,7 @@
  * budget comes alone on its page (spec §3.1.4 lets a page hold fewer than pageSize tasks).
  */
 import { A2AError } from '../core/errors.js';
+import { after, type MaybePromise } from '../core/maybe-async.js';
 import type { ListTasksRequest, ListTasksResponse, Task } from '../core/schemas/index.js';
 import { taskView } from '../core/task-state.js';
 import { encodePageToken } from '../stores/paging.js';
@@ -19,12 +20,16 @@ import {
 import { taskSize } from './event-size.js';
 
 /** The task's record, or TASK_NOT_FOUND (also for a task of another owner or tenant). */
-export function taskRecord(store: TaskStore, scope: Scope, taskId: string): Promise<TaskRecord> {
-  return store.get(scope, taskId).then((record) => record ?? taskNotFound(taskId));
+export function taskRecord(
+  store: TaskStore,
+  scope: Scope,
+  taskId: string,
+): MaybePromise<TaskRecord> {
+  return after(store.get(scope, taskId), (record) => record ?? taskNotFound(taskId));
 }
 
 /**
- * The task as GetTask shows it (`historyLength` applied). One promise hop over the store's: the
+ * The task as GetTask shows it (`historyLength` applied); synchronous when the store is. The
  * blocking send reads it on every call, giving `written` (GetOptions) when it wrote the task.
  */
 export function viewTask(
@@ -33,10 +38,11 @@ export function viewTask(
   taskId: string,
   options: { historyLength?: number | undefined },
   written?: number,
-): Promise<Task> {
-  return store
-    .get(scope, taskId, written === undefined ? undefined : { written })
-    .then((record) => taskView((record ?? taskNotFound(taskId)).task, options));
+): MaybePromise<Task> {
+  return after(
+    store.get(scope, taskId, written === undefined ? undefined : { written }),
+    (record) => taskView((record ?? taskNotFound(taskId)).task, options),
+  );
 }
 
 function taskNotFound(taskId: string): never {

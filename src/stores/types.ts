@@ -6,6 +6,7 @@
  * Every implementation runs the exported suites in `a2a-kit/testing`. Types only (runtime-neutral),
  * plus the errors stores throw.
  */
+import type { MaybePromise } from '../core/maybe-async.js';
 import type {
   ListTasksRequest,
   Message,
@@ -113,14 +114,20 @@ export class InvalidPageTokenError extends Error {
   override readonly name = 'InvalidPageTokenError';
 }
 
-/** Durable task state: an append-only event log per task and its projected snapshot. */
+/**
+ * Durable task state: an append-only event log per task and its projected snapshot.
+ *
+ * `create`, `append`, `get` and `findByMessageId` may answer synchronously (a value, not a
+ * promise; a failure thrown): a store that holds its tasks in memory does, and the server's
+ * request path then runs without waiting (core/maybe-async.ts). Others return promises.
+ */
 export interface TaskStore {
   /**
    * Creates a task; its log starts with `{ task }` at seq 1. `messageId` (the user message that
    * created it) is indexed with its fingerprint and the time, for recognizing retried sends; a
    * messageId indexed before points to this task from now on. Throws if the id exists.
    */
-  create(scope: Scope, task: Task, options?: CreateOptions): Promise<void>;
+  create(scope: Scope, task: Task, options?: CreateOptions): MaybePromise<void>;
   /**
    * Appends events after `expectedSeq` and applies them to the snapshot; returns the new seq.
    * Throws {@link ConcurrencyError} when the log is not at `expectedSeq`. `messageId` indexes a
@@ -132,9 +139,9 @@ export interface TaskStore {
     events: readonly StreamResponse[],
     expectedSeq: number,
     options?: AppendOptions,
-  ): Promise<number>;
+  ): MaybePromise<number>;
   /** The snapshot, or `undefined` when the task does not exist in this scope. */
-  get(scope: Scope, taskId: string, options?: GetOptions): Promise<TaskRecord | undefined>;
+  get(scope: Scope, taskId: string, options?: GetOptions): MaybePromise<TaskRecord | undefined>;
   /**
    * Log entries with `seq > afterSeq`, in order, at most `limit` of them; with `maxBytes`, the
    * page ends with the entry whose JSON (its length in characters) brings the page to
@@ -151,7 +158,7 @@ export interface TaskStore {
   /** Tasks of the scope matching the query, newest status timestamp first, one page. */
   list(scope: Scope, query: TaskQuery): Promise<TaskPage>;
   /** The last write that indexed this messageId in the scope, for recognizing retried sends. */
-  findByMessageId(scope: Scope, messageId: string): Promise<IndexedMessage | undefined>;
+  findByMessageId(scope: Scope, messageId: string): MaybePromise<IndexedMessage | undefined>;
   /**
    * Optional: `create` and then `append(events, 1)` in one write, both or neither (a store that
    * batches writes can commit a task's creation with its agent's first events at once). Returns

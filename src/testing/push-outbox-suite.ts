@@ -22,6 +22,7 @@ import {
   newTask,
   statusEvent,
   uniqueId,
+  attempt,
 } from './store-fixtures.js';
 
 /** A store with push configs and an outbox (`facets.pushConfigs`, `facets.pushOutbox`). */
@@ -194,9 +195,9 @@ export function runPushOutboxSuite(options: PushOutboxSuiteOptions): void {
       const { scope, task, taskId } = await fixture();
       const { push, heard } = statusOnly();
       const late = statusEvent(task, 'TASK_STATE_WORKING');
-      await expect(store().append(scope, taskId, [late], 7, { push })).rejects.toBeInstanceOf(
-        ConcurrencyError,
-      );
+      await expect(
+        attempt(() => store().append(scope, taskId, [late], 7, { push })),
+      ).rejects.toBeInstanceOf(ConcurrencyError);
       const bare = newTask({});
       await store().create(scope, bare);
       await store().append(scope, bare.id, [statusEvent(bare, 'TASK_STATE_WORKING')], 1, {

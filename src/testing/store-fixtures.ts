@@ -7,6 +7,18 @@ import { afterEach, beforeEach } from 'vitest';
 import type { Artifact, Message, StreamResponse, Task, TaskState } from '../core/schemas/index.js';
 import type { Scope, StoreFacets, TaskStore } from '../stores/types.js';
 
+/**
+ * A store call as a promise: `create`, `append`, `get` and `findByMessageId` may answer, or
+ * throw, synchronously (TaskStore), so a refusal is checked the same way whichever a store does.
+ */
+export function attempt<T>(call: () => T | Promise<T>): Promise<T> {
+  try {
+    return Promise.resolve(call());
+  } catch (error) {
+    return Promise.reject(error instanceof Error ? error : new Error(String(error)));
+  }
+}
+
 /** What a store suite is given: a name, and how to make (and clean up) a store for one test. */
 export interface StoreSuiteOptions {
   /** Shown in the test names. */

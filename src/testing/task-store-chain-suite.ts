@@ -15,6 +15,7 @@ import {
   newTask,
   statusEvent,
   textArtifact,
+  attempt,
 } from './store-fixtures.js';
 
 /** Registers the audit chain tests. */
@@ -76,7 +77,7 @@ export function describeAuditChain(store: () => TaskStore): void {
       await store().create(scope, task);
       const working = statusEvent(task, 'TASK_STATE_WORKING');
       await expect(
-        store().append(scope, task.id, [working], 5, { chain: ['refused'] }),
+        attempt(() => store().append(scope, task.id, [working], 5, { chain: ['refused'] })),
       ).rejects.toThrow();
       await store().append(scope, task.id, [working], 1);
       const log = await store().events(scope, task.id, 0);

@@ -20,6 +20,7 @@ import {
   uniqueId,
   userText,
   type StoreSuiteOptions,
+  attempt,
 } from './store-fixtures.js';
 import { describeListTasks } from './task-store-list-suite.js';
 import { describeTaskStoreWrites } from './task-store-write-suite.js';
@@ -96,7 +97,9 @@ function describeCreateAndGet(store: () => TaskStore): void {
         expect(await store().events(other, task.id, 0)).toEqual([]);
         expect(await store().findByMessageId(other, messageId)).toBeUndefined();
         await expect(
-          store().append(other, task.id, [statusEvent(task, 'TASK_STATE_WORKING')], 1),
+          attempt(() =>
+            store().append(other, task.id, [statusEvent(task, 'TASK_STATE_WORKING')], 1),
+          ),
         ).rejects.toMatchObject({ code: 'TASK_NOT_FOUND' });
         await store().delete(other, task.id);
       }
@@ -108,8 +111,8 @@ function describeCreateAndGet(store: () => TaskStore): void {
       const task = newTask({});
       await store().create(scope, task);
       const again = { ...newTask({}), id: task.id };
-      await expect(store().create(scope, again)).rejects.toThrow();
-      await expect(store().create(otherTenant, again)).rejects.toThrow();
+      await expect(attempt(() => store().create(scope, again))).rejects.toThrow();
+      await expect(attempt(() => store().create(otherTenant, again))).rejects.toThrow();
       expect(await store().get(scope, task.id)).toStrictEqual({ task, seq: 1 });
       expect(await store().get(otherTenant, task.id)).toBeUndefined();
     });
@@ -193,14 +196,11 @@ function describeAppend(store: () => TaskStore): void {
     it('rejects an append to a task that does not exist with TASK_NOT_FOUND', async () => {
       const { scope } = freshScopes();
       const ghost = newTask({});
-      const attempt = store().append(
-        scope,
-        ghost.id,
-        [statusEvent(ghost, 'TASK_STATE_WORKING')],
-        1,
+      const refused = attempt(() =>
+        store().append(scope, ghost.id, [statusEvent(ghost, 'TASK_STATE_WORKING')], 1),
       );
-      await expect(attempt).rejects.toBeInstanceOf(A2AError);
-      await expect(attempt).rejects.toMatchObject({ code: 'TASK_NOT_FOUND' });
+      await expect(refused).rejects.toBeInstanceOf(A2AError);
+      await expect(refused).rejects.toMatchObject({ code: 'TASK_NOT_FOUND' });
     });
   });
 }

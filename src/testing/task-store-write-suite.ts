@@ -16,6 +16,7 @@ import {
   textArtifact,
   uniqueId,
   userText,
+  attempt,
 } from './store-fixtures.js';
 
 /** A deep copy of everything a store holds for a task, to check that nothing changed. */
@@ -71,14 +72,16 @@ export function describeTaskStoreWrites(store: () => TaskStore): void {
       await store().append(scope, task.id, [statusEvent(task, 'TASK_STATE_WORKING')], 1);
       const before = await state(store(), scope, task.id);
       for (const expectedSeq of [0, 1, 3, 10]) {
-        const attempt = store().append(
-          scope,
-          task.id,
-          [artifactEvent(task, textArtifact('a', 'x'))],
-          expectedSeq,
+        const refused = attempt(() =>
+          store().append(
+            scope,
+            task.id,
+            [artifactEvent(task, textArtifact('a', 'x'))],
+            expectedSeq,
+          ),
         );
-        await expect(attempt).rejects.toBeInstanceOf(ConcurrencyError);
-        await expect(attempt).rejects.toMatchObject({ taskId: task.id, expectedSeq, actualSeq: 2 });
+        await expect(refused).rejects.toBeInstanceOf(ConcurrencyError);
+        await expect(refused).rejects.toMatchObject({ taskId: task.id, expectedSeq, actualSeq: 2 });
       }
       expect(await state(store(), scope, task.id)).toStrictEqual(before);
     });
@@ -93,8 +96,8 @@ export function describeTaskStoreWrites(store: () => TaskStore): void {
         artifactEvent(task, textArtifact('from-b', 'b')),
       ];
       const results = await Promise.allSettled([
-        store().append(scope, task.id, a, 1),
-        store().append(scope, task.id, b, 1),
+        attempt(() => store().append(scope, task.id, a, 1)),
+        attempt(() => store().append(scope, task.id, b, 1)),
       ]);
       const won = results.filter((r) => r.status === 'fulfilled');
       const lost = results.filter((r) => r.status === 'rejected');
@@ -169,9 +172,9 @@ export function describeTaskStoreWrites(store: () => TaskStore): void {
         { message: userText('too late') },
       ];
       for (const event of attempts) {
-        await expect(store().append(scope, task.id, [event], 2)).rejects.toBeInstanceOf(
-          TaskTransitionError,
-        );
+        await expect(
+          attempt(() => store().append(scope, task.id, [event], 2)),
+        ).rejects.toBeInstanceOf(TaskTransitionError);
       }
       expect(await state(store(), scope, task.id)).toStrictEqual(before);
     });
@@ -180,8 +183,10 @@ export function describeTaskStoreWrites(store: () => TaskStore): void {
       const { scope } = freshScopes();
       const task = newTask({ state: 'TASK_STATE_REJECTED' });
       await store().create(scope, task);
-      const attempt = store().append(scope, task.id, [statusEvent(task, 'TASK_STATE_WORKING')], 1);
-      await expect(attempt).rejects.toBeInstanceOf(TaskTransitionError);
+      const refused = attempt(() =>
+        store().append(scope, task.id, [statusEvent(task, 'TASK_STATE_WORKING')], 1),
+      );
+      await expect(refused).rejects.toBeInstanceOf(TaskTransitionError);
       expect(await store().get(scope, task.id)).toStrictEqual({ task, seq: 1 });
     });
 
@@ -200,9 +205,9 @@ export function describeTaskStoreWrites(store: () => TaskStore): void {
         [artifactEvent(task, textArtifact('a', 'x')), { task }],
       ];
       for (const batch of batches) {
-        await expect(store().append(scope, task.id, batch, 1)).rejects.toBeInstanceOf(
-          TaskTransitionError,
-        );
+        await expect(
+          attempt(() => store().append(scope, task.id, batch, 1)),
+        ).rejects.toBeInstanceOf(TaskTransitionError);
         expect(await state(store(), scope, task.id)).toStrictEqual(before);
       }
       expect(

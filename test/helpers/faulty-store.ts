@@ -55,7 +55,7 @@ export class FaultPlan {
   }
 
   /** Runs `run` unless a fault applies. */
-  async apply<T>(call: StoreCall, args: readonly unknown[], run: () => Promise<T>): Promise<T> {
+  async apply<T>(call: StoreCall, args: readonly unknown[], run: () => T | Promise<T>): Promise<T> {
     const fault = this.faults.find((f) => f.call === call && f.times > 0 && f.when(args));
     if (!fault) return run();
     fault.times--;

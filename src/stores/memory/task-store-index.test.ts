@@ -12,7 +12,7 @@ import {
   canTransition,
   isTerminal,
 } from '../../core/task-state.js';
-import { at, textArtifact } from '../../testing/store-fixtures.js';
+import { at, attempt, textArtifact } from '../../testing/store-fixtures.js';
 import { encodePageToken, newestFirst } from '../paging.js';
 import { ConcurrencyError, type Scope, type TaskQuery } from '../types.js';
 import { MemoryTaskStore } from './task-store.js';
@@ -235,13 +235,13 @@ describe('MemoryTaskStore index, retention and packing against a model', () => {
           },
         };
         if (task.finishedAt !== undefined) {
-          await expect(store.append(task.scope, id, [event], task.events.length)).rejects.toThrow(
-            TaskTransitionError,
-          );
+          await expect(
+            attempt(() => store.append(task.scope, id, [event], task.events.length)),
+          ).rejects.toThrow(TaskTransitionError);
         }
-        await expect(store.append(task.scope, id, [event], task.events.length + 1)).rejects.toThrow(
-          ConcurrencyError,
-        );
+        await expect(
+          attempt(() => store.append(task.scope, id, [event], task.events.length + 1)),
+        ).rejects.toThrow(ConcurrencyError);
       } else if (r < 0.8 && model.size > 0) {
         const [id, task] = pick([...model.entries()]);
         await store.delete(next() < 0.1 ? pick(scopes) : task.scope, id);

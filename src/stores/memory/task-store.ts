@@ -4,6 +4,7 @@
  * not grow forever. Per event the work is O(size of the event).
  */
 import { A2AError } from '../../core/errors.js';
+import type { MaybePromise } from '../../core/maybe-async.js';
 import { TaskProjection, isTerminal } from '../../core/task-state.js';
 import type { StreamResponse, Task } from '../../core/schemas/index.js';
 import { decodePageToken, encodePageToken } from '../paging.js';
@@ -98,7 +99,9 @@ export class MemoryTaskStore implements TaskStore, PushConfigStore {
     this.timer.unref?.();
   }
 
-  async create(scope: Scope, task: Task, options: CreateOptions = {}): Promise<void> {
+  // create, append, get and findByMessageId answer synchronously (TaskStore allows it; typed
+  // MaybePromise so a subclass may wait): the request path then needs no promise per call.
+  create(scope: Scope, task: Task, options: CreateOptions = {}): MaybePromise<void> {
     if (this.tasks.has(task.id)) throw new Error(`task ${task.id} already exists`);
     const index = this.scopeIndex(scope);
     const now = Date.now();
@@ -114,13 +117,13 @@ export class MemoryTaskStore implements TaskStore, PushConfigStore {
     else this.running.set(entry.id, live);
   }
 
-  async append(
+  append(
     scope: Scope,
     taskId: string,
     events: readonly StreamResponse[],
     expectedSeq: number,
     options: AppendOptions = {},
-  ): Promise<number> {
+  ): MaybePromise<number> {
     const entry = this.entry(scope, taskId);
     if (!entry)
       throw new A2AError('TASK_NOT_FOUND', `Task ${taskId} not found`, { metadata: { taskId } });
@@ -156,7 +159,7 @@ export class MemoryTaskStore implements TaskStore, PushConfigStore {
     return entry.seq;
   }
 
-  async get(scope: Scope, taskId: string): Promise<TaskRecord | undefined> {
+  get(scope: Scope, taskId: string): MaybePromise<TaskRecord | undefined> {
     const entry = this.entry(scope, taskId);
     return entry && { task: entry.task(), seq: entry.seq };
   }
@@ -192,7 +195,7 @@ export class MemoryTaskStore implements TaskStore, PushConfigStore {
     };
   }
 
-  async findByMessageId(scope: Scope, messageId: string): Promise<IndexedMessage | undefined> {
+  findByMessageId(scope: Scope, messageId: string): MaybePromise<IndexedMessage | undefined> {
     const write = this.scopes.get(scopeKey(scope))?.messages.get(messageId);
     return (
       write && {
