@@ -117,12 +117,15 @@ export interface NodeWriteOptions<R extends NodeResponseLike> {
   readonly corkUntil?: ((uncork: () => void) => void) | undefined;
 }
 
-/** Writes `response` to `res`: a string body at once, an SSE body frame by frame. */
-export async function writeNodeResponse<R extends NodeResponseLike>(
+/**
+ * Writes `response` to `res`: a string body at once (synchronously: nothing to await, undefined
+ * is returned), an SSE body frame by frame (the returned promise settles when it ended).
+ */
+export function writeNodeResponse<R extends NodeResponseLike>(
   res: R,
   response: HttpResponse,
   options: NodeWriteOptions<R> = {},
-): Promise<void> {
+): Promise<void> | undefined {
   const { status, headers, body } = response;
   options.prepare?.(res);
   if (body === undefined || typeof body === 'string') {
@@ -131,10 +134,20 @@ export async function writeNodeResponse<R extends NodeResponseLike>(
       : { ...headers, 'content-length': body === undefined ? '0' : String(byteLength(body)) };
     res.writeHead(status, withLength);
     res.end(body);
-    return;
+    return undefined;
   }
+  return writeSse(res, status, headers, body, options.corkUntil);
+}
+
+async function writeSse(
+  res: NodeResponseLike,
+  status: number,
+  headers: Record<string, string>,
+  body: AsyncIterable<string>,
+  corkUntil: ((uncork: () => void) => void) | undefined,
+): Promise<void> {
   res.writeHead(status, headers);
-  const corked = corking(res, options.corkUntil);
+  const corked = corking(res, corkUntil);
   corked.cork();
   res.flushHeaders(); // SSE: the client sees the stream open before the first event
   const iterator = body[Symbol.asyncIterator]();
@@ -163,20 +176,30 @@ export async function writeNodeResponse<R extends NodeResponseLike>(
       }
     }
   } finally {
-    corked.uncork();
     res.off('close', stop);
-    if (res.destroyed) stop();
-    else res.end();
+    if (res.destroyed) {
+      corked.uncork();
+      stop();
+    } else {
+      // Ended while still corked: the last chunk goes out with the burst's frames, in one
+      // write. `end()` uncorks the connection itself, so the cork is only forgotten here (an
+      // uncork after it could release a cork of the next response on a kept-alive socket).
+      res.end();
+      corked.forget();
+    }
   }
 }
 
-/** Cork and uncork of `res` when a scheduler is given (and `res` can cork); else no-ops. */
+/**
+ * Cork and uncork of `res` when a scheduler is given (and `res` can cork); else no-ops.
+ * `forget` drops a pending cork without uncorking (after `end()`, which uncorks in full).
+ */
 function corking(
   res: NodeResponseLike,
   corkUntil: ((uncork: () => void) => void) | undefined,
-): { cork(): void; uncork(): void } {
+): { cork(): void; uncork(): void; forget(): void } {
   const target = res as Partial<NodeServerResponseLike>;
-  if (!corkUntil || !target.cork || !target.uncork) return { cork: () => {}, uncork: () => {} };
+  if (!corkUntil || !target.cork || !target.uncork) return NO_CORKING;
   let corked = false;
   const uncork = () => {
     if (!corked) return;
@@ -191,8 +214,13 @@ function corking(
       corkUntil(uncork);
     },
     uncork,
+    forget: () => {
+      corked = false;
+    },
   };
 }
+
+const NO_CORKING = { cork: () => {}, uncork: () => {}, forget: () => {} };
 
 /** Statuses that never carry a body, so no Content-Length either. */
 function bodyless(status: number): boolean {
