@@ -1,5 +1,5 @@
 import { Agent, createServer, request, type IncomingMessage, type Server } from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
+import { connect, type AddressInfo, type Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { bodyText as readText } from '../http/body.js';
 import type { HttpHandler, HttpRequest, HttpResponse } from '../http/types.js';
@@ -32,6 +32,11 @@ function readAll(res: IncomingMessage): Promise<string> {
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+async function until(check: () => boolean): Promise<void> {
+  for (let i = 0; i < 200 && !check(); i++) await sleep(5);
+  expect(check()).toBe(true);
+}
 
 describe('toNodeListener', () => {
   it('passes method, url, headers and the body bytes, and writes status, headers and body', async () => {
@@ -165,6 +170,33 @@ describe('toNodeListener', () => {
     expect(await readAll(res)).toBe('data: 1\n\ndata: 2\n\n');
     // Head, the two frames and the terminating chunk of the chunked encoding: one write.
     expect(writes).toHaveLength(1);
+  });
+
+  it('writes the frames of one burst as one chunk, and opens a stream with no event yet at once', async () => {
+    let release: () => void = () => undefined;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    async function* body(): AsyncGenerator<string> {
+      await gate; // nothing to send yet: the head alone opens the stream
+      yield 'data: 1\n\n';
+      yield 'data: 2\n\n';
+    }
+    const port = await listen(async () => ({
+      status: 200,
+      headers: { 'content-type': 'text/event-stream' },
+      body: body(),
+    }));
+    const socket = connect(port, '127.0.0.1');
+    let raw = '';
+    socket.setEncoding('latin1').on('data', (chunk: string) => (raw += chunk));
+    socket.write('GET / HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n');
+    await until(() => raw.includes('\r\n\r\n'));
+    expect(raw).toMatch(/^HTTP\/1\.1 200 OK\r\n/);
+    expect(raw.endsWith('\r\n\r\n')).toBe(true); // the head only, before any event
+    const head = raw.length;
+    release();
+    await new Promise((resolve) => socket.once('end', resolve));
+    // 18 bytes (0x12): both frames in one chunk of the chunked encoding, then its end.
+    expect(raw.slice(head)).toBe('12\r\ndata: 1\n\ndata: 2\n\n\r\n0\r\n\r\n');
   });
 
   it('leaves a kept-alive socket uncorked after a stream: the next reply on it is sent', async () => {

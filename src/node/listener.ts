@@ -156,7 +156,7 @@ class NodeHeaders implements HttpHeaders {
  * smallest socket send buffer Linux starts with (16 KiB). */
 const SMALL_REPLY = 4 * 1024;
 
-/** Writes a reply: idle timeout once writing starts, SSE bursts corked into one write. */
+/** Writes a reply: idle timeout once writing starts, each SSE burst in one write. */
 function writeResponse(
   res: ServerResponse,
   response: HttpResponse,
@@ -168,15 +168,15 @@ function writeResponse(
 
 /** The write options of a listener, made once (not per request). */
 function writeOptions(idleTimeoutMs: number): Pick<ListenerSettings, 'small' | 'large'> {
-  // Without corking each event costs a syscall, which dominated the cost per event of short
-  // streams.
-  const corkUntil = (uncork: () => void) => process.nextTick(uncork);
+  // The frames of one burst in one write: one write per event cost a syscall each, which
+  // dominated the cost per event of short streams.
+  const flushOn = (flush: () => void) => process.nextTick(flush);
   return {
     // A small reply fits the socket's send buffer at once, so it never waits on the client: no
     // timer for it (the server's keep-alive timeout then closes an idle connection).
-    small: { corkUntil },
+    small: { flushOn },
     // A client that stops reading the reply (the socket makes no progress) is let go. Set only
     // now: while the handler works (a blocking send) the client owes nothing.
-    large: { prepare: (r) => r.setTimeout(idleTimeoutMs, () => r.destroy()), corkUntil },
+    large: { prepare: (r) => r.setTimeout(idleTimeoutMs, () => r.destroy()), flushOn },
   };
 }
