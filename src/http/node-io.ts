@@ -222,6 +222,7 @@ class BurstWriter {
   end(): void {
     const chunk = this.burst;
     this.burst = '';
+    this.opened = true; // a flush still scheduled finds nothing to do
     if (chunk === '') this.res.end();
     else this.res.end(chunk);
   }
@@ -235,7 +236,7 @@ class BurstWriter {
   private writeOut(): void {
     const chunk = this.burst;
     this.burst = '';
-    if (this.res.destroyed || this.res.writableFinished) return;
+    if (this.res.destroyed) return;
     if (chunk !== '') this.res.write(chunk);
     else if (!this.opened) this.res.flushHeaders(); // no event yet: open the stream
     this.opened = true;

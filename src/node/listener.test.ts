@@ -199,6 +199,20 @@ describe('toNodeListener', () => {
     expect(raw.slice(head)).toBe('12\r\ndata: 1\n\ndata: 2\n\n\r\n0\r\n\r\n');
   });
 
+  it('ends a stream without any event at once (head and end of the chunked body only)', async () => {
+    async function* body(): AsyncGenerator<string> {
+      // ends before its first flush
+    }
+    const port = await listen(async () => ({
+      status: 200,
+      headers: { 'content-type': 'text/event-stream' },
+      body: body(),
+    }));
+    const res = await new Promise<IncomingMessage>((resolve) => request({ port }, resolve).end());
+    expect(res.headers['transfer-encoding']).toBe('chunked');
+    expect(await readAll(res)).toBe('');
+  });
+
   it('leaves a kept-alive socket uncorked after a stream: the next reply on it is sent', async () => {
     let count = 0;
     const port = await listen(async () => {
