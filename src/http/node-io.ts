@@ -2,9 +2,9 @@
  * Body reading and reply writing on Node's request and response objects, shared by the node:http
  * listener (src/node/listener.ts) and the framework adapters that hand those objects out
  * (Express, Fastify). Typed by shape, so this runtime-neutral floor never imports node:http. The
- * body is read with the limit enforced while reading; SSE frames are written as they come,
- * honouring backpressure, and a client that goes away stops the source (never cancels the task,
- * spec §3.5.2).
+ * body is read with the limit enforced while reading; SSE frames are written as they come (the
+ * frames of one burst as one chunk), honouring backpressure, and a client that goes away stops
+ * the source (never cancels the task, spec §3.5.2).
  */
 import { concatBytes } from './body.js';
 import type { HttpResponse } from './types.js';
@@ -23,6 +23,8 @@ export interface NodeRequestLike {
 export interface NodeResponseLike {
   readonly destroyed: boolean;
   readonly writableFinished: boolean;
+  /** A write was refused (the socket's buffer is full) and 'drain' has not come yet. */
+  readonly writableNeedDrain: boolean;
   writeHead(status: number, headers: Record<string, string>): unknown;
   flushHeaders(): void;
   write(chunk: string): boolean;
@@ -32,12 +34,10 @@ export interface NodeResponseLike {
   off(event: 'drain' | 'close', listener: () => void): unknown;
 }
 
-/** What the node:http listener adds to a response: idle timeout and corking. */
+/** What the node:http listener adds to a response: the idle timeout. */
 export interface NodeServerResponseLike extends NodeResponseLike {
   setTimeout(ms: number, onTimeout: () => void): unknown;
   destroy(): unknown;
-  cork(): void;
-  uncork(): void;
 }
 
 /** What {@link readNodeBody} found: the bytes, no body, or a body past the limit. */
@@ -111,18 +111,22 @@ export interface NodeWriteOptions<R extends NodeResponseLike> {
    */
   readonly prepare?: ((res: R) => void) | undefined;
   /**
-   * Cork the frames produced in one burst (an agent yielding several events before it awaits
-   * I/O) into one write, uncorking on this scheduler (the listener: `process.nextTick`).
+   * Join the SSE frames produced in one burst (an agent yielding several events before it
+   * awaits I/O) into one chunk, written when this scheduler calls back (the listener:
+   * `process.nextTick`). Without it each frame is written as it comes.
    */
-  readonly corkUntil?: ((uncork: () => void) => void) | undefined;
+  readonly flushOn?: ((flush: () => void) => void) | undefined;
 }
 
-/** Writes `response` to `res`: a string body at once, an SSE body frame by frame. */
-export async function writeNodeResponse<R extends NodeResponseLike>(
+/**
+ * Writes `response` to `res`: a string body at once (synchronously: nothing to await, undefined
+ * is returned), an SSE body frame by frame (the returned promise settles when it ended).
+ */
+export function writeNodeResponse<R extends NodeResponseLike>(
   res: R,
   response: HttpResponse,
   options: NodeWriteOptions<R> = {},
-): Promise<void> {
+): Promise<void> | undefined {
   const { status, headers, body } = response;
   options.prepare?.(res);
   if (body === undefined || typeof body === 'string') {
@@ -131,12 +135,21 @@ export async function writeNodeResponse<R extends NodeResponseLike>(
       : { ...headers, 'content-length': body === undefined ? '0' : String(byteLength(body)) };
     res.writeHead(status, withLength);
     res.end(body);
-    return;
+    return undefined;
   }
+  return writeSse(res, status, headers, body, options.flushOn);
+}
+
+async function writeSse(
+  res: NodeResponseLike,
+  status: number,
+  headers: Record<string, string>,
+  body: AsyncIterable<string>,
+  flushOn: ((flush: () => void) => void) | undefined,
+): Promise<void> {
   res.writeHead(status, headers);
-  const corked = corking(res, options.corkUntil);
-  corked.cork();
-  res.flushHeaders(); // SSE: the client sees the stream open before the first event
+  const out = new BurstWriter(res, flushOn);
+  out.open(); // SSE: the client sees the stream open before the first event
   const iterator = body[Symbol.asyncIterator]();
   // A disconnect stops the source at once, even while it waits for the next event.
   const stop = () => {
@@ -147,7 +160,6 @@ export async function writeNodeResponse<R extends NodeResponseLike>(
     }
   };
   if (res.destroyed) {
-    corked.uncork();
     stop(); // gone before the stream started: 'close' has fired already
     return;
   }
@@ -156,43 +168,83 @@ export async function writeNodeResponse<R extends NodeResponseLike>(
     for (;;) {
       const next = await iterator.next();
       if (next.done === true || res.destroyed) break;
-      corked.cork();
-      if (!res.write(next.value)) {
-        corked.uncork(); // 'drain' only comes once the buffered frames are handed to the socket
-        await drained(res);
-      }
+      out.write(next.value);
+      // Backpressure per burst: a refused write stops the source until the socket drained.
+      if (res.writableNeedDrain) await drained(res);
     }
   } finally {
-    corked.uncork();
     res.off('close', stop);
     if (res.destroyed) stop();
-    else res.end();
+    else out.end();
   }
 }
 
-/** Cork and uncork of `res` when a scheduler is given (and `res` can cork); else no-ops. */
-function corking(
-  res: NodeResponseLike,
-  corkUntil: ((uncork: () => void) => void) | undefined,
-): { cork(): void; uncork(): void } {
-  const target = res as Partial<NodeServerResponseLike>;
-  if (!corkUntil || !target.cork || !target.uncork) return { cork: () => {}, uncork: () => {} };
-  let corked = false;
-  const uncork = () => {
-    if (!corked) return;
-    corked = false;
-    target.uncork?.();
+/**
+ * The frames of one burst as one chunk of the chunked encoding, written when `flushOn` calls
+ * back: one `write` per burst instead of one per frame, and the end of a stream that ends
+ * within its burst in the same socket write as its last frames. Without `flushOn`, frames are
+ * written as they come.
+ */
+class BurstWriter {
+  private burst = '';
+  private scheduled = false;
+  /** Something was written (`headersSent` is already true after `writeHead`). */
+  private opened = false;
+  private readonly flush = () => {
+    this.scheduled = false;
+    this.writeOut();
   };
-  return {
-    cork: () => {
-      if (corked) return;
-      corked = true;
-      target.cork?.();
-      corkUntil(uncork);
-    },
-    uncork,
-  };
+
+  constructor(
+    private readonly res: NodeResponseLike,
+    private readonly flushOn: ((flush: () => void) => void) | undefined,
+  ) {}
+
+  /** The head goes out with the first burst, or alone at the first flush if no event came. */
+  open(): void {
+    if (this.flushOn === undefined) this.res.flushHeaders();
+    else this.schedule();
+  }
+
+  write(frame: string): void {
+    if (this.flushOn === undefined) {
+      this.res.write(frame);
+      return;
+    }
+    this.burst += frame;
+    // A burst that does not stop (a source that never awaits I/O) is written as it grows, so
+    // that backpressure still applies within it.
+    if (this.burst.length >= MAX_BURST) this.writeOut();
+    else this.schedule();
+  }
+
+  /** Ends the reply, with the frames still waiting for the flush as its last chunk. */
+  end(): void {
+    const chunk = this.burst;
+    this.burst = '';
+    this.opened = true; // a flush still scheduled finds nothing to do
+    if (chunk === '') this.res.end();
+    else this.res.end(chunk);
+  }
+
+  private schedule(): void {
+    if (this.scheduled) return;
+    this.scheduled = true;
+    this.flushOn?.(this.flush);
+  }
+
+  private writeOut(): void {
+    const chunk = this.burst;
+    this.burst = '';
+    if (this.res.destroyed) return;
+    if (chunk !== '') this.res.write(chunk);
+    else if (!this.opened) this.res.flushHeaders(); // no event yet: open the stream
+    this.opened = true;
+  }
 }
+
+/** UTF-16 units of frames written at once within a burst: Node's socket buffer (16 KiB). */
+const MAX_BURST = 16 * 1024;
 
 /** Statuses that never carry a body, so no Content-Length either. */
 function bodyless(status: number): boolean {

@@ -1,5 +1,5 @@
-import { createServer, request, type IncomingMessage, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { Agent, createServer, request, type IncomingMessage, type Server } from 'node:http';
+import { connect, type AddressInfo, type Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { bodyText as readText } from '../http/body.js';
 import type { HttpHandler, HttpRequest, HttpResponse } from '../http/types.js';
@@ -32,6 +32,11 @@ function readAll(res: IncomingMessage): Promise<string> {
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+async function until(check: () => boolean): Promise<void> {
+  for (let i = 0; i < 200 && !check(); i++) await sleep(5);
+  expect(check()).toBe(true);
+}
 
 describe('toNodeListener', () => {
   it('passes method, url, headers and the body bytes, and writes status, headers and body', async () => {
@@ -131,6 +136,108 @@ describe('toNodeListener', () => {
     expect(first).toBe('data: 1\n\n'); // arrived while the stream is still open
     release();
     expect(await readAll(res)).toBe('data: 2\n\n');
+  });
+
+  it('writes a stream that ends within one burst, its last chunk included, in one socket write', async () => {
+    async function* body(): AsyncGenerator<string> {
+      yield 'data: 1\n\n';
+      yield 'data: 2\n\n';
+    }
+    const server = createServer(
+      toNodeListener(async () => ({
+        status: 200,
+        headers: { 'content-type': 'text/event-stream' },
+        body: body(),
+      })),
+    );
+    servers.push(server);
+    const writes: number[] = [];
+    server.on('connection', (socket: Socket) => {
+      // Every write reaches the socket through _write (one chunk) or _writev (corked chunks).
+      type Write = (...args: unknown[]) => void;
+      const internals = socket as unknown as Record<'_write' | '_writev', Write>;
+      for (const name of ['_write', '_writev'] as const) {
+        const original = internals[name].bind(socket);
+        internals[name] = (...args: unknown[]) => {
+          writes.push(name === '_writev' ? (args[0] as unknown[]).length : 1);
+          original(...args);
+        };
+      }
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as AddressInfo;
+    const res = await new Promise<IncomingMessage>((resolve) => request({ port }, resolve).end());
+    expect(await readAll(res)).toBe('data: 1\n\ndata: 2\n\n');
+    // Head, the two frames and the terminating chunk of the chunked encoding: one write.
+    expect(writes).toHaveLength(1);
+  });
+
+  it('writes the frames of one burst as one chunk, and opens a stream with no event yet at once', async () => {
+    let release: () => void = () => undefined;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    async function* body(): AsyncGenerator<string> {
+      await gate; // nothing to send yet: the head alone opens the stream
+      yield 'data: 1\n\n';
+      yield 'data: 2\n\n';
+    }
+    const port = await listen(async () => ({
+      status: 200,
+      headers: { 'content-type': 'text/event-stream' },
+      body: body(),
+    }));
+    const socket = connect(port, '127.0.0.1');
+    let raw = '';
+    socket.setEncoding('latin1').on('data', (chunk: string) => (raw += chunk));
+    socket.write('GET / HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n');
+    await until(() => raw.includes('\r\n\r\n'));
+    expect(raw).toMatch(/^HTTP\/1\.1 200 OK\r\n/);
+    expect(raw.endsWith('\r\n\r\n')).toBe(true); // the head only, before any event
+    const head = raw.length;
+    release();
+    await new Promise((resolve) => socket.once('end', resolve));
+    // 18 bytes (0x12): both frames in one chunk of the chunked encoding, then its end.
+    expect(raw.slice(head)).toBe('12\r\ndata: 1\n\ndata: 2\n\n\r\n0\r\n\r\n');
+  });
+
+  it('ends a stream without any event at once (head and end of the chunked body only)', async () => {
+    async function* body(): AsyncGenerator<string> {
+      // ends before its first flush
+    }
+    const port = await listen(async () => ({
+      status: 200,
+      headers: { 'content-type': 'text/event-stream' },
+      body: body(),
+    }));
+    const res = await new Promise<IncomingMessage>((resolve) => request({ port }, resolve).end());
+    expect(res.headers['transfer-encoding']).toBe('chunked');
+    expect(await readAll(res)).toBe('');
+  });
+
+  it('leaves a kept-alive socket uncorked after a stream: the next reply on it is sent', async () => {
+    let count = 0;
+    const port = await listen(async () => {
+      count++;
+      if (count === 1) {
+        async function* body(): AsyncGenerator<string> {
+          yield 'data: 1\n\n';
+        }
+        return { status: 200, headers: { 'content-type': 'text/event-stream' }, body: body() };
+      }
+      return { status: 200, headers: { 'content-type': 'text/plain' }, body: 'second' };
+    });
+    let connections = 0;
+    servers.at(-1)?.on('connection', () => connections++);
+    const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+    try {
+      const get = () =>
+        new Promise<IncomingMessage>((resolve) => request({ port, agent }, resolve).end());
+      const [first, second] = [get(), get()]; // the second waits for the socket of the first
+      expect(await readAll(await first)).toBe('data: 1\n\n');
+      expect(await readAll(await second)).toBe('second');
+      expect(connections).toBe(1);
+    } finally {
+      agent.destroy();
+    }
   });
 
   it('on client disconnect aborts the signal and stops the stream', async () => {

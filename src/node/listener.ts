@@ -13,6 +13,7 @@ import {
   readNodeBody,
   writeNodeResponse,
   type NodeBody,
+  type NodeWriteOptions,
 } from '../http/node-io.js';
 import type { HttpHandler, HttpRequest, HttpResponse } from '../http/types.js';
 import type { ClientCertificate, HttpHeaders } from '../core/call-context.js';
@@ -34,7 +35,9 @@ export interface NodeListenerOptions {
 
 interface ListenerSettings extends DrainLimits {
   readonly maxBodyBytes: number;
-  readonly idleTimeoutMs: number;
+  /** How replies are written: small string bodies without an idle timeout, the rest with it. */
+  readonly small: NodeWriteOptions<ServerResponse>;
+  readonly large: NodeWriteOptions<ServerResponse>;
 }
 
 /** A `node:http` request listener. */
@@ -45,9 +48,10 @@ export function toNodeListener(
   handler: HttpHandler,
   options: NodeListenerOptions = {},
 ): NodeListener {
+  const idleTimeoutMs = options.idleTimeoutMs ?? DEFAULT_CONNECTION_LIMITS.idleTimeoutMs;
   const settings: ListenerSettings = {
     maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
-    idleTimeoutMs: options.idleTimeoutMs ?? DEFAULT_CONNECTION_LIMITS.idleTimeoutMs,
+    ...writeOptions(idleTimeoutMs),
     maxDrainBytes: options.maxDrainBytes ?? DEFAULT_CONNECTION_LIMITS.maxDrainBytes,
     drainTimeoutMs: options.drainTimeoutMs ?? DEFAULT_CONNECTION_LIMITS.drainTimeoutMs,
   };
@@ -69,7 +73,7 @@ async function handle(
   const refused = refusedConnection(req.socket); // past the per-address connection cap
   if (refused !== undefined) {
     drainRefused(req, settings);
-    await writeResponse(res, refused, settings.idleTimeoutMs);
+    await writeResponse(res, refused, settings);
     return;
   }
   let body: NodeBody;
@@ -96,7 +100,9 @@ async function handle(
     response.headers = { ...response.headers, connection: 'close' };
     drainRefused(req, settings);
   }
-  await writeResponse(res, response, settings.idleTimeoutMs);
+  // A string body is written synchronously: no promise to wait for.
+  const writing = writeResponse(res, response, settings);
+  if (writing !== undefined) await writing;
 }
 
 /**
@@ -150,23 +156,27 @@ class NodeHeaders implements HttpHeaders {
  * smallest socket send buffer Linux starts with (16 KiB). */
 const SMALL_REPLY = 4 * 1024;
 
-/** Writes a reply: idle timeout once writing starts, SSE bursts corked into one write. */
+/** Writes a reply: idle timeout once writing starts, each SSE burst in one write. */
 function writeResponse(
   res: ServerResponse,
   response: HttpResponse,
-  idleTimeoutMs: number,
-): Promise<void> {
-  return writeNodeResponse(res, response, {
+  settings: ListenerSettings,
+): Promise<void> | undefined {
+  const small = typeof response.body === 'string' && response.body.length <= SMALL_REPLY;
+  return writeNodeResponse(res, response, small ? settings.small : settings.large);
+}
+
+/** The write options of a listener, made once (not per request). */
+function writeOptions(idleTimeoutMs: number): Pick<ListenerSettings, 'small' | 'large'> {
+  // The frames of one burst in one write: one write per event cost a syscall each, which
+  // dominated the cost per event of short streams.
+  const flushOn = (flush: () => void) => process.nextTick(flush);
+  return {
+    // A small reply fits the socket's send buffer at once, so it never waits on the client: no
+    // timer for it (the server's keep-alive timeout then closes an idle connection).
+    small: { flushOn },
     // A client that stops reading the reply (the socket makes no progress) is let go. Set only
-    // now: while the handler works (a blocking send) the client owes nothing. A small reply fits
-    // the socket's send buffer at once, so it never waits on the client: no timer for it (the
-    // server's keep-alive timeout then closes an idle connection).
-    prepare:
-      typeof response.body === 'string' && response.body.length <= SMALL_REPLY
-        ? undefined
-        : (r) => r.setTimeout(idleTimeoutMs, () => r.destroy()),
-    // Without corking each event costs a syscall, which dominated the cost per event of short
-    // streams.
-    corkUntil: (uncork) => process.nextTick(uncork),
-  });
+    // now: while the handler works (a blocking send) the client owes nothing.
+    large: { prepare: (r) => r.setTimeout(idleTimeoutMs, () => r.destroy()), flushOn },
+  };
 }
