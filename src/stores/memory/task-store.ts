@@ -148,12 +148,13 @@ export class MemoryTaskStore implements TaskStore, PushConfigStore {
       if (statusChanged) this.statusChanged(entry, live, now);
     }
     const { hashes } = entry;
-    if (hashes !== undefined && options.chain !== undefined) {
-      for (let i = hashes.length; i < entry.seq; i++) {
-        const hash = options.chain[i - expectedSeq];
-        if (hash === undefined) break;
-        hashes.push(hash);
-      }
+    // The chain continues only from the hash of seq expectedSeq. A new array of the exact size:
+    // pushing onto the creation's one-hash array would grow it to 17 slots, kept with the task.
+    if (hashes !== undefined && options.chain !== undefined && hashes.length === expectedSeq) {
+      const { chain } = options;
+      const added = entry.seq - expectedSeq;
+      if (added > 0)
+        entry.hashes = hashes.concat(added < chain.length ? chain.slice(0, added) : chain);
     }
     if (options.push) this.fanOut(scope, entry, events, expectedSeq, options.push, options.trace);
     return entry.seq;
