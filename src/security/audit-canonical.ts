@@ -7,7 +7,8 @@
  * type) is written by the general canonicalizer (jcs.ts) at the depth it has in the link, so the
  * text is byte for byte what `canonicalize({ event, prev, seq })` returns, and this throws
  * JcsError exactly when that does (src/security/audit-canonical.test.ts checks both with
- * fast-check). The audit chain writes four links per echo task: this is its hot path.
+ * fast-check). The audit chain writes four links per echo task: this is its hot path. The
+ * message fingerprint writes a message's form with it too (`canonicalMessage`).
  * Runtime-neutral.
  */
 import { PLAIN_STRING, isPlain, unpolluted } from '../core/plain-json.js';
@@ -86,6 +87,14 @@ export function canonicalLink(prev: unknown, seq: unknown, event: unknown): stri
   // Each fast path writes a string's quotes with the text around it: half the concatenations.
   if (plain(prev)) return '{"event":' + e + ',"prev":"' + prev + '","seq":' + n + '}';
   return `{"event":${e},"prev":${str(prev, 1)},"seq":${n}}`;
+}
+
+/**
+ * The canonical text of a message: `canonicalize(message)`, written by the same fast path (the
+ * message fingerprint of server/fingerprint.ts, one per incoming message).
+ */
+export function canonicalMessage(message: unknown): string {
+  return unpolluted() ? msg(message, 0) : canonicalize(message);
 }
 
 function streamResponse(v: unknown, d: number): string {
