@@ -3,7 +3,14 @@
  * through `A2AServer.sendMessage` alone, through the HTTP handler with the JSON-RPC and
  * HTTP+JSON bindings (parse, validate, limits, serialize), and a streamed send consumed as SSE
  * text. What is left of a request measured over HTTP is node:http and the socket.
+ *
+ * `allocated` measures the bytes allocated per call instead (issue 16 point 5): one call at a
+ * time, in a child started with a young generation large enough to hold them all
+ * (`ALLOCATION_FLAGS` of bench/scenarios/layers.ts), so the growth of the heap over the calls is what they allocated; a
+ * collection during the calls would hide some, so they are counted and reported.
  */
+import { PerformanceObserver } from 'node:perf_hooks';
+import v8 from 'node:v8';
 import { createA2AHandler } from '../../src/http/index.js';
 import type { HttpRequest, HttpResponse } from '../../src/http/types.js';
 import { A2AServer } from '../../src/server/index.js';
@@ -17,6 +24,14 @@ import { echoParams } from '../servers/seed.js';
 export interface LayerResult {
   layer: string;
   cpuMicros: number;
+}
+
+/** Bytes allocated per call of a layer (the driver's request objects and text included). */
+export interface AllocationResult {
+  layer: string;
+  bytesPerCall: number;
+  /** Garbage collections seen while measuring: the figure is only exact when 0. */
+  collections: number;
 }
 
 const server = new A2AServer({ agent: kitEcho, logger: null });
@@ -70,8 +85,29 @@ async function run(layer: string, total: number, concurrency: number): Promise<n
   return (used.user + used.system) / total;
 }
 
+/** Bytes allocated per call over `total` calls made one at a time (after as many to warm up). */
+async function allocated(layer: string, total: number): Promise<AllocationResult> {
+  const call = LAYERS[layer];
+  if (call === undefined) throw new Error(`unknown layer ${layer}`);
+  for (let i = 0; i < total; i++) await call(i);
+  (globalThis as { gc?: () => void }).gc?.();
+  let collections = 0;
+  const observer = new PerformanceObserver((list) => {
+    collections += list.getEntries().length;
+  });
+  observer.observe({ entryTypes: ['gc'] });
+  const before = v8.getHeapStatistics().used_heap_size;
+  for (let i = 0; i < total; i++) await call(i);
+  const after = v8.getHeapStatistics().used_heap_size;
+  // Entries of the collections are delivered after the turn that saw them.
+  await new Promise((resolve) => setTimeout(resolve, 20));
+  observer.disconnect();
+  return { layer, bytesPerCall: (after - before) / total, collections };
+}
+
 serveRpc({
   layers: () => Object.keys(LAYERS),
+  allocated: (arg: { layer: string; calls: number }) => allocated(arg.layer, arg.calls),
   measure: async (arg: { layer: string; calls: number; concurrency: number }) => {
     await run(arg.layer, Math.ceil(arg.calls / 4), arg.concurrency); // warm-up
     return { layer: arg.layer, cpuMicros: await run(arg.layer, arg.calls, arg.concurrency) };

@@ -3,6 +3,7 @@ import type { z } from 'zod';
 import { A2AError, type FieldViolation } from './errors.js';
 import { MAX_JSON_DEPTH, exceedsDepth } from './json-depth.js';
 import { OPERATIONS, type OperationName, type OperationParams } from './operations.js';
+import { fastSendMessageRequest } from './schemas/send-message-fast.js';
 
 /** The field violations of a zod error, with dotted paths (`message.parts.0.text`). */
 export function fieldViolations(error: z.ZodError, prefix = ''): FieldViolation[] {
@@ -41,6 +42,11 @@ export function parseParams<N extends OperationName>(name: N, input: unknown): O
     throw new A2AError('INVALID_PARAMS', `Invalid ${name} request: ${description}`, {
       fieldViolations: [{ field: '', description }],
     });
+  }
+  if (name === 'SendMessage' || name === 'SendStreamingMessage') {
+    // The common request checked by hand, with what the schema would return (else: the schema).
+    const fast = fastSendMessageRequest(input);
+    if (fast !== undefined) return fast as OperationParams<N>;
   }
   return parseOrThrow(
     OPERATIONS[name].params,

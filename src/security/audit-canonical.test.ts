@@ -6,7 +6,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { canonicalLink } from './audit-canonical.js';
+import { canonicalLink, canonicalMessage } from './audit-canonical.js';
 import { chainHash } from './audit-chain.js';
 import { canonicalize } from './jcs.js';
 
@@ -131,6 +131,24 @@ const event = fc.oneof(
 );
 const prev = fc.oneof({ weight: 4, arbitrary: text }, odd);
 const seq = fc.oneof({ weight: 4, arbitrary: fc.nat() }, odd);
+
+describe('canonicalMessage', () => {
+  it('writes exactly what canonicalize writes for a message, and refuses what it refuses', () => {
+    const refusedOr = (write: () => string) => {
+      try {
+        return write();
+      } catch {
+        return { refused: true };
+      }
+    };
+    fc.assert(
+      fc.property(fc.oneof({ weight: 5, arbitrary: message }, odd), (m) => {
+        expect(refusedOr(() => canonicalMessage(m))).toEqual(refusedOr(() => canonicalize(m)));
+      }),
+      { numRuns: 3000 },
+    );
+  });
+});
 
 describe('canonicalLink', () => {
   it('writes exactly what canonicalize writes, and refuses exactly what it refuses', () => {

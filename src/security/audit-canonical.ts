@@ -7,39 +7,12 @@
  * type) is written by the general canonicalizer (jcs.ts) at the depth it has in the link, so the
  * text is byte for byte what `canonicalize({ event, prev, seq })` returns, and this throws
  * JcsError exactly when that does (src/security/audit-canonical.test.ts checks both with
- * fast-check). The audit chain writes four links per echo task: this is its hot path.
+ * fast-check). The audit chain writes four links per echo task: this is its hot path. The
+ * message fingerprint writes a message's form with it too (`canonicalMessage`).
  * Runtime-neutral.
  */
+import { PLAIN_STRING, isPlain, unpolluted } from '../core/plain-json.js';
 import { canonicalize, canonicalizeAt } from './jcs.js';
-
-type Json = Record<string, unknown>;
-
-// A string with no character JSON escapes and no surrogate (RFC 8785 checks their pairing): its
-// form is itself in quotes. Anchored and negated: a third faster than searching for one.
-// eslint-disable-next-line no-control-regex -- matching the C0 controls is the point
-const PLAIN_STRING = /^[^\u0000-\u001f"\\\ud800-\udfff]*$/;
-
-/** An ordinary object: `for…in` then yields exactly its own enumerable names (see `unpolluted`). */
-function isPlain(v: unknown): v is Json {
-  return (
-    typeof v === 'object' &&
-    v !== null &&
-    Object.getPrototypeOf(v) === Object.prototype &&
-    // An own toJSON that for…in does not show (not enumerable): the general walk refuses it.
-    (v as { toJSON?: unknown }).toJSON === undefined
-  );
-}
-
-const PROBE: object = {};
-
-/**
- * Object.prototype holds no enumerable member (for…in would yield it for every object) and no
- * toJSON (the general walk refuses objects that have one).
- */
-function unpolluted(): boolean {
-  for (const _ in PROBE) return false;
-  return !('toJSON' in PROBE);
-}
 
 /**
  * Strings found plain lately, by length and two characters: the ids of a task, its states and the
@@ -118,6 +91,14 @@ export function canonicalLink(prev: unknown, seq: unknown, event: unknown): stri
   // Each fast path writes a string's quotes with the text around it: half the concatenations.
   if (plain(prev)) return '{"event":' + e + ',"prev":"' + prev + '","seq":' + n + '}';
   return `{"event":${e},"prev":${str(prev, 1)},"seq":${n}}`;
+}
+
+/**
+ * The canonical text of a message: `canonicalize(message)`, written by the same fast path (the
+ * message fingerprint of server/fingerprint.ts, one per incoming message).
+ */
+export function canonicalMessage(message: unknown): string {
+  return unpolluted() ? msg(message, 0) : canonicalize(message);
 }
 
 function streamResponse(v: unknown, d: number): string {

@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { StreamResponse, Task } from '../../core/schemas/index.js';
 import { TaskProjection } from '../../core/task-state.js';
@@ -132,6 +133,188 @@ describe('packed tasks', () => {
       { task: { ...task, metadata: { n: 1n as unknown as number } } },
     ];
     expect(() => packTask(events, task, keysOf(task, at(0)))).toThrow();
+  });
+});
+
+// The writer against JSON.stringify: events of every shape, with the values the marks stand for
+// in every place (and values that only look like them), odd strings and members, and objects
+// JSON.stringify writes its own way (toJSON, another prototype, bigint, cycles).
+const ID = 't-1';
+const CONTEXT = 'c-1';
+const FINAL = '2025-01-01T00:00:02.000Z';
+const MESSAGE = 'm-1';
+const text = fc.oneof(
+  {
+    weight: 5,
+    arbitrary: fc.constantFrom(ID, CONTEXT, FINAL, MESSAGE, 'a1', 'TASK_STATE_WORKING'),
+  },
+  {
+    weight: 2,
+    arbitrary: fc.constantFrom('', 'TASK_STATE_', 'TASK_STATE_X', 'ROLE_USER', ',', '"'),
+  },
+  { weight: 2, arbitrary: fc.string() },
+  { weight: 1, arbitrary: fc.string({ unit: 'binary' }) },
+  {
+    weight: 1,
+    arbitrary: fc.constantFrom('a"b', 'a\\b', 'line\n', '\u0001', '\u0005', '😀', '\ud800'),
+  },
+);
+const odd = fc.oneof(
+  fc.jsonValue({ maxDepth: 2 }),
+  fc.constantFrom(undefined, NaN, -0, 1e21, 1.5, null, true, () => 1, [undefined, 1]),
+);
+const maybe = <T>(a: fc.Arbitrary<T>) =>
+  fc.oneof({ weight: 1, arbitrary: fc.constant(undefined) }, { weight: 5, arbitrary: a }, odd);
+/** Mostly the value the server would write there (what the marks stand for), else any text. */
+const likely = (...values: string[]) =>
+  maybe(
+    fc.oneof({ weight: 3, arbitrary: fc.constantFrom(...values) }, { weight: 1, arbitrary: text }),
+  );
+const taskId = likely(ID);
+const contextId = likely(CONTEXT);
+const timestamp = likely(FINAL, '2025-01-01T00:00:01.000Z');
+const state = likely('TASK_STATE_WORKING', 'TASK_STATE_COMPLETED', 'TASK_STATE_X');
+const metadata = maybe(fc.dictionary(text, fc.jsonValue({ maxDepth: 2 }), { maxKeys: 3 }));
+
+/**
+ * An object of these members (some left out), in this order or (one in four) another, maybe with
+ * an extra one, rarely odd: one odd object sends the whole log to JSON.stringify or makes it throw.
+ */
+function object(members: [string, fc.Arbitrary<unknown>][]) {
+  const count = members.length;
+  return fc
+    .tuple(
+      fc.tuple(...members.map(([, a]) => a)),
+      fc.array(fc.boolean(), { minLength: count, maxLength: count }),
+      fc.option(fc.array(fc.nat(), { minLength: count, maxLength: count }), { freq: 4 }),
+      fc.option(fc.tuple(text, fc.jsonValue({ maxDepth: 1 })), { freq: 6 }),
+      fc.oneof(
+        { weight: 60, arbitrary: fc.constant('plain') },
+        { weight: 1, arbitrary: fc.constantFrom('null-proto', 'toJSON', 'odd') },
+      ),
+    )
+    .map(([values, kept, order, extra, kind]) => {
+      const indexes = members.map((_, i) => i);
+      if (order) indexes.sort((a, b) => (order[a] as number) - (order[b] as number));
+      const out: Record<string, unknown> = {};
+      for (const i of indexes) {
+        if (kept[i]) out[(members[i] as [string, unknown])[0]] = values[i];
+      }
+      if (extra) out[extra[0]] = extra[1];
+      if (kind === 'null-proto') return Object.assign(Object.create(null) as object, out);
+      if (kind === 'toJSON') return { ...out, toJSON: () => ({ replaced: out }) };
+      if (kind === 'odd') return { ...out, n: 1n };
+      return out;
+    });
+}
+const list = <T>(a: fc.Arbitrary<T>) => maybe(fc.array(a, { maxLength: 3 }));
+const part = object([
+  ['text', maybe(text)],
+  ['data', maybe(fc.jsonValue({ maxDepth: 2 }))],
+  ['metadata', metadata],
+]);
+const message = object([
+  ['messageId', likely(MESSAGE)],
+  ['role', maybe(text)],
+  ['parts', list(part)],
+  ['taskId', taskId],
+  ['contextId', contextId],
+  ['metadata', metadata],
+]);
+const status = object([
+  ['state', state],
+  ['message', maybe(message)],
+  ['timestamp', timestamp],
+]);
+const artifact = object([
+  ['artifactId', likely('a1', ID)],
+  ['name', maybe(text)],
+  ['parts', list(part)],
+]);
+const task = object([
+  ['id', taskId],
+  ['contextId', contextId],
+  ['status', maybe(status)],
+  ['history', list(message)],
+  ['artifacts', list(artifact)],
+  ['metadata', metadata],
+]);
+const statusUpdate = object([
+  ['taskId', taskId],
+  ['contextId', contextId],
+  ['status', maybe(status)],
+  ['metadata', metadata],
+]);
+const artifactUpdate = object([
+  ['taskId', taskId],
+  ['contextId', contextId],
+  ['artifact', maybe(artifact)],
+  ['append', maybe(fc.boolean())],
+  ['lastChunk', maybe(fc.boolean())],
+]);
+const event = fc.oneof(
+  { weight: 3, arbitrary: object([['task', maybe(task)]]) },
+  { weight: 3, arbitrary: object([['statusUpdate', maybe(statusUpdate)]]) },
+  { weight: 3, arbitrary: object([['artifactUpdate', maybe(artifactUpdate)]]) },
+  { weight: 1, arbitrary: object([['message', maybe(message)]]) },
+  { weight: 1, arbitrary: odd },
+);
+const keys = fc.record({
+  id: fc.constantFrom(ID, ID, ID, 'other', 'a"b'),
+  contextId: fc.constantFrom(CONTEXT, CONTEXT, CONTEXT, undefined, ''),
+  ts: fc.constantFrom(FINAL, ''),
+  messageId: fc.constantFrom(MESSAGE, undefined, '\u0005WORKING'),
+});
+
+/** JSON.stringify's text, or the fact that it threw. */
+function stringified(value: unknown): string | { threw: true } {
+  try {
+    return JSON.stringify(value);
+  } catch {
+    return { threw: true };
+  }
+}
+
+describe('the packed text against JSON.stringify', () => {
+  it("unpacks to JSON.stringify's text byte for byte, and throws exactly when it does", () => {
+    fc.assert(
+      fc.property(fc.array(event, { maxLength: 6 }), keys, (events, k) => {
+        const log = events as StreamResponse[];
+        const snapshot = { id: k.id, status: { state: 'TASK_STATE_COMPLETED' } } as Task;
+        const expected = stringified(log);
+        let packed: ReturnType<typeof packTask>;
+        try {
+          packed = packTask(log, snapshot, k);
+        } catch {
+          expect(expected).toEqual({ threw: true });
+          return;
+        }
+        expect(typeof expected).toBe('string');
+        expect(JSON.stringify(unpackEvents(packed, k))).toBe(expected);
+        if (typeof packed !== 'string') {
+          expect(JSON.stringify(unpackTask(packed, k))).toBe(JSON.stringify(snapshot));
+        }
+      }),
+      { numRuns: 3000 },
+    );
+  });
+
+  it('writes an echo task with one mark for each text the server repeats', () => {
+    const task = newTask({});
+    const events = echoLog(task);
+    const packed = packTask(events, task, keysOf(task, at(2), task.history?.[0]?.messageId));
+    expect(packed).toBe(
+      `[\u0007SUBMITTED\u000b${task.status.timestamp}"},"history":[{\n,"role":"ROLE_USER",` +
+        `"parts":[{"text":"hello"}]}]}},\u0005WORKING\u000b${at(1)}"}}},\u0006a1","name":"echo",` +
+        `"parts":[{"text":"echo: hello"}]}}},\u0005COMPLETED\t}}]`,
+    );
+  });
+
+  it('writes what JSON.stringify writes for a cycle: it throws', () => {
+    const task = newTask({});
+    const loop: Record<string, unknown> = { task };
+    loop['self'] = loop;
+    expect(() => packTask([loop as StreamResponse], task, keysOf(task, at(0)))).toThrow(TypeError);
   });
 });
 
