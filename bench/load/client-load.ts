@@ -50,8 +50,9 @@ async function sender(url: string, kind: ClientKind): Promise<Send> {
     };
   } else if (kind === 'a2a-kit') {
     const client = await A2AClient.connect(url, { preferredBinding: 'JSONRPC' });
+    // The same message ids as the other two senders (a counter), not a fresh UUID per call.
     send = async () => {
-      await client.sendMessage({ message: userMessage('hello') });
+      await client.sendMessage({ message: userMessage('hello', { messageId: nextMessageId() }) });
     };
   } else {
     const client = await new ClientFactory().createFromUrl(url);

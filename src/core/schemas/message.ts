@@ -3,8 +3,10 @@ import { z } from 'zod';
 import { Part } from './part.js';
 import { id, message, protoEnum, requiredId, struct } from './proto-json.js';
 
+/** Role values in proto number order (1, 2). */
+export const ROLES = ['ROLE_USER', 'ROLE_AGENT'] as const;
 /** `ROLE_USER` (1) or `ROLE_AGENT` (2). */
-export const Role = protoEnum('ROLE_UNSPECIFIED', ['ROLE_USER', 'ROLE_AGENT']);
+export const Role = protoEnum('ROLE_UNSPECIFIED', ROLES);
 export type Role = z.infer<typeof Role>;
 
 export const Message = message({

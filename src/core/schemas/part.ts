@@ -2,7 +2,8 @@
 import { z } from 'zod';
 import { oneof, message, struct } from './proto-json.js';
 
-const BASE64 = /^[A-Za-z0-9+/_-]*={0,2}$/;
+/** What `raw` must look like: base64, standard or URL-safe alphabet. */
+export const BASE64 = /^[A-Za-z0-9+/_-]*={0,2}$/;
 
 /**
  * Exactly one of `text`, `raw` (base64), `url`, `data` (any JSON value, `null` included) —

@@ -70,16 +70,26 @@ export const struct = z.record(z.string(), z.unknown());
 
 const RFC3339 = /^\d{4}-\d{2}-\d{2}[Tt]\d{2}:\d{2}:\d{2}(\.\d{1,9})?([Zz]|[+-]\d{2}:\d{2})$/;
 
+/** True for an RFC 3339 timestamp that names a real instant. */
+export function isRfc3339(s: string): boolean {
+  return RFC3339.test(s) && !Number.isNaN(Date.parse(s));
+}
+
+/** True for a timestamp already in the form {@link timestamp} emits (UTC `Z`, milliseconds). */
+export function isNormalTimestamp(s: string): boolean {
+  return s.endsWith('Z') && s.length === 24;
+}
+
 /**
  * google.protobuf.Timestamp: RFC 3339 in, normalized to UTC `Z` with millisecond precision out
  * (spec §5.6.1: offsets other than Z MUST NOT be emitted).
  */
 export const timestamp = z
   .string()
-  .refine((s) => RFC3339.test(s) && !Number.isNaN(Date.parse(s)), {
+  .refine(isRfc3339, {
     message: 'must be an RFC 3339 timestamp such as 2025-10-28T10:30:00.000Z',
   })
-  .transform((s) => (s.endsWith('Z') && s.length === 24 ? s : new Date(s).toISOString()));
+  .transform((s) => (isNormalTimestamp(s) ? s : new Date(s).toISOString()));
 
 /** A string field that must be non-empty (REQUIRED string fields). */
 export const requiredString = z.string().min(1, 'is required');
