@@ -86,9 +86,15 @@ const message = object([
   ['contextId', maybe(text)],
   ['metadata', metadata],
 ]);
+const configuration = object([
+  ['acceptedOutputModes', maybe(fc.array(maybe(text), { maxLength: 3 }))],
+  ['returnImmediately', maybe(fc.boolean())],
+  ['historyLength', maybe(fc.nat())],
+]);
 const request = object([
   ['tenant', maybe(text)],
   ['message', maybe(message)],
+  ['configuration', maybe(configuration)],
   ['metadata', metadata],
 ]);
 
@@ -137,6 +143,13 @@ describe('fastSendMessageRequest', () => {
           },
           { requiredKeys: ['messageId', 'role', 'parts'], noNullPrototype: true },
         ),
+        configuration: fc.record(
+          {
+            acceptedOutputModes: fc.array(fc.string(), { maxLength: 3 }),
+            returnImmediately: fc.boolean(),
+          },
+          { requiredKeys: [], noNullPrototype: true },
+        ),
         metadata: dict,
       },
       { requiredKeys: ['message'], noNullPrototype: true },
@@ -166,5 +179,26 @@ describe('fastSendMessageRequest', () => {
     expect(fast).toStrictEqual(SendMessageRequest.parse(input));
     expect(fast?.message).not.toBe(input.message);
     expect(fast?.message.parts[0]).not.toBe(input.message.parts[0]);
+  });
+
+  it('answers a configuration of output modes and returnImmediately, and leaves the rest to Zod', () => {
+    const message = { messageId: 'm-1', role: 'ROLE_USER', parts: [{ text: 'hello' }] };
+    const modes = ['text/plain'];
+    const input = {
+      message,
+      configuration: { acceptedOutputModes: modes, returnImmediately: true },
+    };
+    const fast = fastSendMessageRequest(input);
+    expect(fast).toStrictEqual(SendMessageRequest.parse(input));
+    expect(fast?.configuration?.acceptedOutputModes).not.toBe(modes);
+    for (const configuration of [
+      { historyLength: 2 },
+      { returnImmediately: 'yes' },
+      { acceptedOutputModes: [1] },
+      { accepted_output_modes: ['text/plain'] },
+      { taskPushNotificationConfig: { url: 'https://example.com/hook' } },
+    ]) {
+      expect(fastSendMessageRequest({ message, configuration })).toBeUndefined();
+    }
   });
 });
