@@ -6,6 +6,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { objectOf } from '../../test/helpers/arbitraries.js';
 import { canonicalLink, canonicalMessage } from './audit-canonical.js';
 import { chainHash } from './audit-chain.js';
 import { canonicalize } from './jcs.js';
@@ -46,25 +47,7 @@ const maybe = <T>(a: fc.Arbitrary<T>) =>
   fc.oneof({ weight: 3, arbitrary: fc.constant(undefined) }, { weight: 3, arbitrary: a }, odd);
 const metadata = maybe(fc.dictionary(text, fc.jsonValue({ maxDepth: 2 }), { maxKeys: 3 }));
 
-/** An object of the given members (undefined ones left out or kept), maybe with an extra one. */
-function object(members: Record<string, fc.Arbitrary<unknown>>) {
-  return fc
-    .tuple(
-      fc.record(members, { requiredKeys: [] }),
-      fc.option(fc.tuple(text, fc.jsonValue({ maxDepth: 1 })), { freq: 8 }),
-      fc.constantFrom('plain', 'plain', 'plain', 'plain', 'null-proto', 'inherits', 'toJSON'),
-    )
-    .map(([o, extra, kind]) => {
-      const out: Record<string, unknown> = { ...o };
-      if (extra) out[extra[0]] = extra[1];
-      if (kind === 'null-proto') return Object.assign(Object.create(null) as object, out);
-      if (kind === 'inherits') return Object.assign(Object.create({ taskId: 'inherited' }), out);
-      if (kind === 'toJSON') {
-        Object.defineProperty(out, 'toJSON', { value: () => 1, enumerable: false });
-      }
-      return out;
-    });
-}
+const object = (members: Record<string, fc.Arbitrary<unknown>>) => objectOf(members, text);
 const list = <T>(a: fc.Arbitrary<T>) => maybe(fc.array(a, { maxLength: 3 }));
 
 const part = object({

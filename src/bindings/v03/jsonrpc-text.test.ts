@@ -7,6 +7,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { objectOf } from '../../../test/helpers/arbitraries.js';
 import type { OperationName } from '../../core/operations.js';
 import type { StreamResponse } from '../../core/schemas/index.js';
 import { eventTo03 } from './convert.js';
@@ -67,25 +68,7 @@ const maybe = <T>(a: fc.Arbitrary<T>) =>
   fc.oneof({ weight: 3, arbitrary: fc.constant(undefined) }, { weight: 3, arbitrary: a }, odd);
 const metadata = maybe(fc.dictionary(text, fc.jsonValue({ maxDepth: 2 }), { maxKeys: 3 }));
 
-/** An object of the given members (some left out), maybe an extra one, maybe not plain. */
-function object(members: Record<string, fc.Arbitrary<unknown>>) {
-  return fc
-    .tuple(
-      fc.record(members, { requiredKeys: [] }),
-      fc.option(fc.tuple(text, fc.jsonValue({ maxDepth: 1 })), { freq: 8 }),
-      fc.constantFrom('plain', 'plain', 'plain', 'plain', 'null-proto', 'inherits', 'toJSON'),
-    )
-    .map(([o, extra, kind]) => {
-      const out: Record<string, unknown> = { ...o };
-      if (extra) out[extra[0]] = extra[1];
-      if (kind === 'null-proto') return Object.assign(Object.create(null) as object, out);
-      if (kind === 'inherits') return Object.assign(Object.create({ taskId: 'inherited' }), out);
-      if (kind === 'toJSON') {
-        Object.defineProperty(out, 'toJSON', { value: () => 1, enumerable: false });
-      }
-      return out;
-    });
-}
+const object = (members: Record<string, fc.Arbitrary<unknown>>) => objectOf(members, text);
 /** A list (sometimes with a hole or a non-object item), or anything else. */
 const list = <T>(a: fc.Arbitrary<T>) =>
   maybe(
@@ -172,7 +155,7 @@ const event = fc.oneof(
   object({ statusUpdate: maybe(statusUpdate) }),
   object({ artifactUpdate: maybe(artifactUpdate) }),
   object({ task: maybe(task), message: maybe(message) }),
-);
+) as fc.Arbitrary<StreamResponse>; // odd on purpose: the writers must match on any input
 const OPERATIONS: readonly OperationName[] = [
   'SendMessage',
   'GetTask',
