@@ -40,6 +40,8 @@ export type {
   TaskRecord,
   TaskStore,
 } from './types.js';
+// What TaskStore's create/append/get/findByMessageId return: a value, or a promise of it.
+export type { MaybePromise } from '../core/maybe-async.js';
 export { MemoryTaskStore } from './memory/task-store.js';
 export type { MemoryTaskStoreOptions } from './memory/task-store.js';
 export { MemoryEventBus } from './memory/event-bus.js';
