@@ -1,8 +1,8 @@
 /**
- * `a2a inspect` run in process, as the tests of the inspector's command line use it: started
- * with `args` (plus `--port 0 -o json`), resolved once it printed its JSON line (its URL and
- * target), or with a failure naming the exit code when it ends first; `stop()` aborts it and
- * resolves with its exit code.
+ * `a2a` commands run in process, as the tests of the inspector's command line use them
+ * (`a2a inspect`, `a2a serve --inspector`): started with `-o json`, resolved once they printed
+ * their JSON line, or with a failure naming the exit code and standard error when they end
+ * first; `stop()` aborts them and resolves with the exit code.
  */
 import { run } from '../../src/cli/main.js';
 
@@ -16,10 +16,22 @@ export interface RunningInspect {
   stop(): Promise<number>;
 }
 
-/** Starts `a2a inspect <args> --port 0 -o json`. */
-export async function startInspect(args: readonly string[]): Promise<RunningInspect> {
+/** A running `a2a <command>` that printed its JSON line. */
+export interface RunningCli {
+  /** The JSON line it printed, its values as strings. */
+  readonly json: Record<string, string>;
+  /** Stops it; its exit code. */
+  stop(): Promise<number>;
+}
+
+/**
+ * Starts `a2a <args> -o json` in process; resolves once it printed its JSON line, or fails with
+ * its exit code and standard error when it ends first.
+ */
+export async function startCli(args: readonly string[]): Promise<RunningCli> {
   const controller = new AbortController();
   let out = '';
+  let err = '';
   let printed: (line: string) => void = () => undefined;
   const line = new Promise<string>((resolve) => (printed = resolve));
   const io = {
@@ -32,20 +44,24 @@ export async function startInspect(args: readonly string[]): Promise<RunningInsp
         return true;
       },
     },
-    stderr: { write: () => true },
+    stderr: { write: (s: string) => ((err += s), true) },
     env: {},
     signal: controller.signal,
   };
-  const running = run(['inspect', ...args, '--port', '0', '-o', 'json'], io);
-  const first = await Promise.race([line, running.then((code) => `exited with ${code}`)]);
-  if (!first.startsWith('{')) throw new Error(`a2a inspect ${args.join(' ')} ${first}`);
-  const json = JSON.parse(first) as Record<string, unknown>;
+  const running = run([...args, '-o', 'json'], io);
+  const first = await Promise.race([line, running.then((code) => `exited with ${code}: ${err}`)]);
+  if (!first.startsWith('{')) throw new Error(`a2a ${args.join(' ')} ${first}`);
   return {
-    url: String(json.url),
-    printed: json,
+    json: JSON.parse(first) as Record<string, string>,
     stop: () => {
       controller.abort();
       return running;
     },
   };
+}
+
+/** Starts `a2a inspect <args> --port 0 -o json`. */
+export async function startInspect(args: readonly string[]): Promise<RunningInspect> {
+  const cli = await startCli(['inspect', ...args, '--port', '0']);
+  return { url: String(cli.json.url), printed: cli.json, stop: () => cli.stop() };
 }

@@ -8,43 +8,9 @@ import { chmodSync, existsSync, mkdtempSync, readFileSync, writeFileSync } from 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { run } from '../../src/cli/main.js';
 import { serve } from '../../src/node/index.js';
 import { createAgent } from '../../src/server/index.js';
-
-/** Runs `a2a <args>` until its first JSON line; `stop` ends it and resolves its exit code. */
-async function startCli(
-  args: string[],
-): Promise<{ json: Record<string, string>; stop(): Promise<number> }> {
-  const controller = new AbortController();
-  let out = '';
-  let err = '';
-  let printed: (line: string) => void = () => undefined;
-  const line = new Promise<string>((resolve) => (printed = resolve));
-  const io = {
-    stdout: {
-      write: (s: string) => {
-        out += s;
-        const whole = out.split('\n').find((l, n, all) => n < all.length - 1 && l.startsWith('{'));
-        if (whole) printed(whole);
-        return true;
-      },
-    },
-    stderr: { write: (s: string) => ((err += s), true) },
-    env: {},
-    signal: controller.signal,
-  };
-  const running = run([...args, '-o', 'json'], io);
-  const first = await Promise.race([line, running.then((code) => `exited with ${code}: ${err}`)]);
-  expect(first.startsWith('{'), first).toBe(true);
-  return {
-    json: JSON.parse(first) as Record<string, string>,
-    stop: () => {
-      controller.abort();
-      return running;
-    },
-  };
-}
+import { startCli } from '../helpers/inspect-cli.js';
 
 const stateOf = async (inspectorUrl: string) =>
   (await (
