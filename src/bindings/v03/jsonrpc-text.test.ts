@@ -8,6 +8,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { objectOf } from '../../../test/helpers/arbitraries.js';
+import { TASK_STATES } from '../../../test/helpers/shapes.js';
 import type { OperationName } from '../../core/operations.js';
 import type { StreamResponse } from '../../core/schemas/index.js';
 import { eventTo03 } from './convert.js';
@@ -104,20 +105,7 @@ const message = object({
   extensions: list(text),
   referenceTaskIds: list(text),
 });
-const state = maybe(
-  fc.constantFrom(
-    'TASK_STATE_SUBMITTED',
-    'TASK_STATE_WORKING',
-    'TASK_STATE_COMPLETED',
-    'TASK_STATE_FAILED',
-    'TASK_STATE_CANCELED',
-    'TASK_STATE_INPUT_REQUIRED',
-    'TASK_STATE_REJECTED',
-    'TASK_STATE_AUTH_REQUIRED',
-    'TASK_STATE_UNSPECIFIED',
-    'toString',
-  ),
-);
+const state = maybe(fc.constantFrom(...TASK_STATES, 'TASK_STATE_UNSPECIFIED', 'toString'));
 const status = object({ state, message: maybe(message), timestamp: maybe(text) });
 const artifact = object({
   artifactId: maybe(text),
