@@ -22,8 +22,7 @@ export function objectOf(
     .map(([o, extra, kind]) => {
       const out: Record<string, unknown> = { ...o };
       if (extra) out[extra[0]] = extra[1];
-      if (kind === 'null-proto')
-        return Object.assign(Object.create(null) as object, out);
+      if (kind === 'null-proto') return Object.assign(Object.create(null) as object, out);
       if (kind === 'inherits') {
         return Object.assign(Object.create({ taskId: 'inherited' }) as object, out);
       }
