@@ -26,8 +26,12 @@ export class LiveTask implements LeasedEntry {
 export class TaskEntry implements Indexed {
   /** The user messageIds indexed for this task: one string, or several. */
   messageIds: string | string[] | undefined = undefined;
-  /** The audit chain hashes of the log (hash i is event i's), when the writes gave them. */
-  hashes: string[] | undefined = undefined;
+  /**
+   * The audit chain hashes of the log (hash i is event i's), when the writes gave them: an array
+   * while the task runs, one string of the hashes side by side once it is packed
+   * ({@link packHashes}).
+   */
+  hashes: string[] | string | undefined = undefined;
 
   constructor(
     readonly id: string,
@@ -52,6 +56,28 @@ export class TaskEntry implements Indexed {
   events(): readonly StreamResponse[] {
     const { body } = this;
     return body instanceof LiveTask ? body.events : unpackEvents(body, this);
+  }
+
+  /** The audit chain hash of event i (seq i + 1), if kept. */
+  hashAt(i: number): string | undefined {
+    const { hashes } = this;
+    if (typeof hashes !== 'string') return hashes?.[i];
+    const width = hashes.length / this.seq;
+    return i < this.seq ? hashes.slice(i * width, (i + 1) * width) : undefined;
+  }
+
+  /**
+   * Keeps the hashes of a finished task as one flat string when they cover its whole log and
+   * have one length (a SHA-256 link is always 43 characters): one object kept per task instead of
+   * an array and a string per event, which a store holding many tasks pays for in every garbage
+   * collection (audit on cost 1.36× where the same chain not kept cost 1.22×, in process).
+   */
+  packHashes(): void {
+    const { hashes } = this;
+    if (!Array.isArray(hashes) || hashes.length !== this.seq || hashes.length < 2) return;
+    const width = (hashes[0] as string).length;
+    if (width === 0 || hashes.some((h) => h.length !== width)) return;
+    this.hashes = hashes.join('');
   }
 
   /** The first user messageId indexed for this task. */

@@ -113,3 +113,46 @@ describe('MemoryTaskStore retention', () => {
     expect((await store.findByMessageId(scope, 'same'))?.taskId).toBe(second.id);
   });
 });
+
+describe('MemoryTaskStore audit hashes of packed tasks', () => {
+  // Past the tasks kept unpacked (256), a finished task is packed, its hashes into one string.
+  const finishMany = async (store: MemoryTaskStore, chains: (n: number) => string[][]) => {
+    const { scope } = freshScopes();
+    const ids: string[] = [];
+    for (let n = 0; n < 300; n++) {
+      const task = newTask({ state: 'TASK_STATE_WORKING' });
+      const [first, ...rest] = chains(n);
+      await store.create(scope, task, { chain: first });
+      const events = [statusEvent(task, 'TASK_STATE_COMPLETED')];
+      await store.append(scope, task.id, events, 1, rest[0] ? { chain: rest[0] } : {});
+      ids.push(task.id);
+    }
+    return { scope, ids };
+  };
+
+  it('returns the same hash for every event once the task is packed', async () => {
+    const store = new MemoryTaskStore();
+    const hash = (n: number, seq: number) => `${String(n).padStart(40, 'h')}-${seq}`;
+    const { scope, ids } = await finishMany(store, (n) => [[hash(n, 1)], [hash(n, 2)]]);
+    for (const [n, id] of ids.entries()) {
+      const log = await store.events(scope, id, 0);
+      expect(log.map((e) => e.hash)).toEqual([hash(n, 1), hash(n, 2)]);
+      expect((await store.events(scope, id, 1, 1)).map((e) => e.hash)).toEqual([hash(n, 2)]);
+    }
+    await store.close();
+  });
+
+  it('keeps hashes of different lengths, and a log linked only in part, as they were given', async () => {
+    const store = new MemoryTaskStore();
+    const { scope, ids } = await finishMany(store, (n) =>
+      n % 2 === 0 ? [['a'], ['bbb']] : [['only-the-first']],
+    );
+    for (const [n, id] of ids.entries()) {
+      const log = await store.events(scope, id, 0);
+      expect(log.map((e) => e.hash)).toEqual(
+        n % 2 === 0 ? ['a', 'bbb'] : ['only-the-first', undefined],
+      );
+    }
+    await store.close();
+  });
+});

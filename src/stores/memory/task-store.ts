@@ -150,7 +150,7 @@ export class MemoryTaskStore implements TaskStore, PushConfigStore {
     const { hashes } = entry;
     // The chain continues only from the hash of seq expectedSeq. A new array of the exact size:
     // pushing onto the creation's one-hash array would grow it to 17 slots, kept with the task.
-    if (hashes !== undefined && options.chain !== undefined && hashes.length === expectedSeq) {
+    if (Array.isArray(hashes) && options.chain !== undefined && hashes.length === expectedSeq) {
       const { chain } = options;
       const added = entry.seq - expectedSeq;
       if (added > 0)
@@ -173,10 +173,9 @@ export class MemoryTaskStore implements TaskStore, PushConfigStore {
     if (start >= end) return [];
     const events = entry.events();
     const page: LogEntry[] = [];
-    const { hashes } = entry;
     for (let i = start; i < end; i++) {
       const event = events[i] as StreamResponse;
-      const hash = hashes?.[i];
+      const hash = entry.hashAt(i);
       page.push(hash === undefined ? { seq: i + 1, event } : { seq: i + 1, event, hash });
     }
     return page;
@@ -343,6 +342,7 @@ export class MemoryTaskStore implements TaskStore, PushConfigStore {
       const { events, projection } = older.body;
       try {
         older.body = packTask(events, projection.task, older);
+        older.packHashes();
       } catch {
         // A value JSON cannot hold: the task keeps its objects.
       }
