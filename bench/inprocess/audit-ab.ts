@@ -2,7 +2,7 @@
  * A/B of the audit chain (A2AServerOptions.audit) in one process: CPU µs per echo send with audit
  * off and on, interleaved rounds, medians, through `A2AServer.sendMessage` and through the HTTP
  * handler (JSON-RPC SendMessage, no sockets). Run: `node bench/build.mjs &&
- * node dist/bench-run/bench/inprocess/audit-ab.js`.
+ * node dist/bench-run/bench/inprocess/audit-ab.js [--rounds=9]`.
  */
 import { createA2AHandler } from '../../src/http/index.js';
 import type { HttpRequest, HttpResponse } from '../../src/http/types.js';
@@ -49,7 +49,10 @@ await core(off, 3000);
 await core(on, 3000);
 await http(handlers.off, 3000);
 await http(handlers.on, 3000);
-for (let round = 0; round < 9; round++) {
+const rounds = Number(
+  process.argv.find((a) => a.startsWith('--rounds='))?.slice('--rounds='.length) ?? 9,
+);
+for (let round = 0; round < rounds; round++) {
   r.coreOff.push(await core(off, 3000));
   r.coreOn.push(await core(on, 3000));
   r.httpOff.push(await http(handlers.off, 3000));

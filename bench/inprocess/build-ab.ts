@@ -7,7 +7,9 @@
  * Build both (`node bench/build.mjs` here; in a worktree of the other commit,
  * `git worktree add /tmp/base 6914dcf`, `node_modules` symlinked, `node bench/build.mjs` there), then
  * `node dist/bench-run/bench/inprocess/build-ab.js --base=/tmp/base [--rounds=5] [--calls=3000]
- * [--layers=rpc,rest,stream,core]`. Bytes are measured with a young generation large enough
+ * [--layers=rpc,rest,stream,core] [--audit]`. With `--audit`, each build runs twice, audit off and on
+ * (A2AServerOptions.audit), all four alternating, and the audit on/off ratio of each is printed
+ * (issue 20 point 2). Bytes are measured with a young generation large enough
  * that no collection runs while the calls are made (the driver's own requests included).
  */
 import { execFileSync } from 'node:child_process';
@@ -31,7 +33,13 @@ const here = dirname(fileURLToPath(import.meta.url));
 const ownRoot = resolve(here, '../../../..'); // dist/bench-run/bench/inprocess → the checkout
 
 /** One child: loads the build at `root`, runs `calls` calls of `layer`, prints one figure. */
-async function worker(root: string, layer: Layer, calls: number, mode: Mode): Promise<number> {
+async function worker(
+  root: string,
+  layer: Layer,
+  calls: number,
+  mode: Mode,
+  audit: boolean,
+): Promise<number> {
   const dist = join(root, 'dist/bench-run');
   const { createA2AHandler } = (await import(join(dist, 'src/http/index.js'))) as typeof HttpModule;
   const { A2AServer } = (await import(join(dist, 'src/server/index.js'))) as typeof ServerModule;
@@ -45,7 +53,7 @@ async function worker(root: string, layer: Layer, calls: number, mode: Mode): Pr
     join(dist, 'bench/servers/kit-agent.js')
   )) as typeof KitAgentModule;
   const { echoParams } = (await import(join(dist, 'bench/servers/seed.js'))) as typeof SeedModule;
-  const server = new A2AServer({ agent: kitEcho, logger: null });
+  const server = new A2AServer({ agent: kitEcho, logger: null, ...(audit ? { audit } : {}) });
   const handler = createA2AHandler(server);
   const headers: Record<string, string> = {
     'content-type': 'application/json',
@@ -102,12 +110,12 @@ function median(values: number[]): number {
 }
 
 /** One figure from a fresh child process. */
-function child(root: string, layer: Layer, calls: number, mode: Mode): number {
+function child(root: string, layer: Layer, calls: number, mode: Mode, audit = false): number {
   const flags = mode === 'bytes' ? ['--max-semi-space-size=512', '--min-semi-space-size=512'] : [];
   const script = fileURLToPath(import.meta.url);
   const out = execFileSync(
     process.execPath,
-    [...flags, script, '--worker', root, layer, String(calls), mode],
+    [...flags, script, '--worker', root, layer, String(calls), mode, audit ? 'audit' : 'plain'],
     {
       encoding: 'utf8',
     },
@@ -116,8 +124,14 @@ function child(root: string, layer: Layer, calls: number, mode: Mode): number {
 }
 
 if (process.argv[2] === '--worker') {
-  const [root, layer, calls, mode] = process.argv.slice(3) as [string, Layer, string, Mode];
-  process.stdout.write(`${await worker(root, layer, Number(calls), mode)}\n`);
+  const [root, layer, calls, mode, audit] = process.argv.slice(3) as [
+    string,
+    Layer,
+    string,
+    Mode,
+    string,
+  ];
+  process.stdout.write(`${await worker(root, layer, Number(calls), mode, audit === 'audit')}\n`);
   process.exit(0);
 } else {
   const base = arg('base');
@@ -126,6 +140,10 @@ if (process.argv[2] === '--worker') {
   const calls = Number(arg('calls') ?? 3000);
   const layers = (arg('layers') ?? 'rpc,rest,stream,core').split(',') as Layer[];
   const builds = { base: resolve(base), this: ownRoot };
+  if (process.argv.includes('--audit')) {
+    auditRounds(builds, layers, rounds, calls);
+    process.exit(0);
+  }
   console.log('layer   build   CPU µs/call  promises/call  KB/call');
   for (const layer of layers) {
     const cpu: Record<string, number[]> = { base: [], this: [] };
@@ -146,5 +164,33 @@ if (process.argv[2] === '--worker') {
     }
     const ratio = median(cpu.this ?? []) / median(cpu.base ?? []);
     console.log(`${layer.padEnd(7)} this/base CPU ${ratio.toFixed(3)}`);
+  }
+}
+
+/** `--audit`: CPU per call of each build with audit off and on, the four alternating. */
+function auditRounds(
+  builds: Record<string, string>,
+  layers: Layer[],
+  rounds: number,
+  calls: number,
+): void {
+  console.log('layer   build   audit off µs  audit on µs  on/off');
+  for (const layer of layers) {
+    const cpu = new Map<string, number[]>();
+    for (let r = 0; r < rounds; r++) {
+      for (const [name, root] of Object.entries(builds)) {
+        for (const audit of [false, true]) {
+          const key = `${name} ${audit}`;
+          cpu.set(key, [...(cpu.get(key) ?? []), child(root, layer, calls, 'cpu', audit)]);
+        }
+      }
+    }
+    for (const name of Object.keys(builds)) {
+      const off = median(cpu.get(`${name} false`) ?? []);
+      const on = median(cpu.get(`${name} true`) ?? []);
+      console.log(
+        `${layer.padEnd(7)} ${name.padEnd(7)} ${off.toFixed(1).padStart(12)}  ${on.toFixed(1).padStart(11)}  ${(on / off).toFixed(3)}`,
+      );
+    }
   }
 }
