@@ -69,8 +69,8 @@ export class TaskEntry implements Indexed {
   /**
    * Keeps the hashes of a finished task as one flat string when they cover its whole log and
    * have one length (a SHA-256 link is always 43 characters): one object kept per task instead of
-   * an array and a string per event, which a store holding many tasks pays for in every garbage
-   * collection (audit on cost 1.36× where the same chain not kept cost 1.22×, in process).
+   * an array and a string per event (an echo task: 211 bytes more than without audit, not 363),
+   * which a store holding many tasks pays for in every full garbage collection.
    */
   packHashes(): void {
     const { hashes } = this;
