@@ -9,6 +9,7 @@ import { TaskProjection, isTerminal } from '../../core/task-state.js';
 import type { StreamResponse, Task } from '../../core/schemas/index.js';
 import { decodePageToken, encodePageToken } from '../paging.js';
 import { newId } from '../../core/ids.js';
+import { ShortLivedMap } from '../../core/short-lived-map.js';
 import {
   ConcurrencyError,
   type IndexedMessage,
@@ -61,8 +62,11 @@ const KEEP_UNPACKED = 256;
  */
 export class MemoryTaskStore implements TaskStore, PushConfigStore {
   private readonly tasks = new Map<string, TaskEntry>();
-  /** Unfinished tasks, in the order of their last status change: what the leases scan. */
-  private readonly running = new Map<string, LiveTask>();
+  /**
+   * Unfinished tasks, in the order of their last status change: what the leases scan. Entries
+   * come and go with every task: see core/short-lived-map.ts.
+   */
+  private readonly running = new ShortLivedMap<string, LiveTask>();
   private readonly scopes = new Map<string, ScopeIndex<TaskEntry>>();
   /** Push configs by task id, then by config id (few tasks have any). */
   private readonly pushConfigs = new Map<string, Map<string, StoredPushConfig>>();
