@@ -10,6 +10,7 @@
 import { A2AError } from '../core/errors.js';
 import { isPromise, run, wait, type Flow, type MaybePromise } from '../core/maybe-async.js';
 import { newId } from '../core/ids.js';
+import { ShortLivedMap } from '../core/short-lived-map.js';
 import type { Message, SendMessageRequest } from '../core/schemas/index.js';
 import { isSettled, isTerminal } from '../core/task-state.js';
 import type { Scope, TaskStore } from '../stores/types.js';
@@ -66,7 +67,8 @@ const MAX_REPLIES = 1000;
 
 /** Turns incoming messages into executions, once per message. */
 export class MessageIntake {
-  private readonly inflight = new Map<string, Promise<StartResult>>();
+  /** Short-lived entries in a long-lived map: see core/short-lived-map.ts. */
+  private readonly inflight = new ShortLivedMap<string, Promise<StartResult>>();
   private readonly replies = new Map<string, { message: Message; at: number }>();
   private readonly windowMs: number;
 

@@ -11,6 +11,7 @@
 import { rejected, run, wait, type Flow, type MaybePromise } from '../core/maybe-async.js';
 import { A2AError } from '../core/errors.js';
 import { now } from '../core/ids.js';
+import { ShortLivedMap } from '../core/short-lived-map.js';
 import { agentMessage } from '../core/parts.js';
 import type { Message, StreamResponse, Task } from '../core/schemas/index.js';
 import { isInterrupted, isSettled, isTerminal } from '../core/task-state.js';
@@ -94,7 +95,8 @@ export interface TaskRunnerOptions {
 
 /** Starts, resumes and cancels agent executions in this process. */
 export class TaskRunner {
-  private readonly running = new Map<string, Execution>();
+  /** Short-lived entries in a long-lived map: see core/short-lived-map.ts. */
+  private readonly running = new ShortLivedMap<string, Execution>();
   private readonly log: TaskLog;
   private readonly store: TaskStore;
 

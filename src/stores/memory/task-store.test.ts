@@ -56,6 +56,23 @@ describe('MemoryTaskStore retention', () => {
     expect(await store.get(scope, running.id)).toBeDefined();
   });
 
+  it('packs a finished task at the end of the turn it finished in, not before', async () => {
+    const store = open({});
+    const { scope } = freshScopes();
+    const task = newTask({ state: 'TASK_STATE_WORKING' });
+    await store.create(scope, task);
+    await store.append(scope, task.id, [statusEvent(task, 'TASK_STATE_COMPLETED')], 1);
+    // In the turn it finished in, reads get the task as it was (the same objects).
+    const first = store.get(scope, task.id) as { task: unknown } | undefined;
+    expect((store.get(scope, task.id) as { task: unknown } | undefined)?.task).toBe(first?.task);
+    await new Promise((resolve) => setImmediate(resolve));
+    // Packed: an equal snapshot, rebuilt on every read.
+    const packed = await store.get(scope, task.id);
+    expect(packed).toStrictEqual(first);
+    expect((await store.get(scope, task.id))?.task).not.toBe(packed?.task);
+    expect(await store.events(scope, task.id, 0)).toHaveLength(2);
+  });
+
   it('sweeps on its own timer', async () => {
     vi.useFakeTimers();
     const store = open({ ttlMs: 1_000, sweepIntervalMs: 500 });

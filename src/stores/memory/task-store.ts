@@ -9,6 +9,7 @@ import { TaskProjection, isTerminal } from '../../core/task-state.js';
 import type { StreamResponse, Task } from '../../core/schemas/index.js';
 import { decodePageToken, encodePageToken } from '../paging.js';
 import { newId } from '../../core/ids.js';
+import { ShortLivedMap } from '../../core/short-lived-map.js';
 import {
   ConcurrencyError,
   type IndexedMessage,
@@ -45,9 +46,12 @@ export interface MemoryTaskStoreOptions {
 }
 
 /**
- * Finished tasks keep their objects until this many more have finished, then are packed: the
- * reads that follow a finish (the blocking reply, stream replays, push deliveries) find them as
- * they were, and the memory this costs does not grow with the number of tasks.
+ * Finished tasks keep their objects until the end of the turn they finished in (or until this
+ * many more have finished, if sooner), then are packed: the reads that follow a finish (the
+ * blocking reply, stream replays, push deliveries) find them as they were, and the memory this
+ * costs does not grow with the number of tasks. Packing at the end of the turn, not only by
+ * count, keeps a finished task's objects from outliving the young generation when tasks finish
+ * slowly (their copying and promotion lengthened the collections: docs/benchmarks.md).
  */
 const KEEP_UNPACKED = 256;
 
@@ -61,8 +65,11 @@ const KEEP_UNPACKED = 256;
  */
 export class MemoryTaskStore implements TaskStore, PushConfigStore {
   private readonly tasks = new Map<string, TaskEntry>();
-  /** Unfinished tasks, in the order of their last status change: what the leases scan. */
-  private readonly running = new Map<string, LiveTask>();
+  /**
+   * Unfinished tasks, in the order of their last status change: what the leases scan. Entries
+   * come and go with every task: see core/short-lived-map.ts.
+   */
+  private readonly running = new ShortLivedMap<string, LiveTask>();
   private readonly scopes = new Map<string, ScopeIndex<TaskEntry>>();
   /** Push configs by task id, then by config id (few tasks have any). */
   private readonly pushConfigs = new Map<string, Map<string, StoredPushConfig>>();
@@ -75,6 +82,9 @@ export class MemoryTaskStore implements TaskStore, PushConfigStore {
   private readonly outbox = new MemoryPushOutbox();
   private readonly leases = new MemoryLeases(this.running);
   private finished = 0;
+  /** Tasks finished in this turn, packed at its end (setImmediate) unless packed before. */
+  private toPack: TaskEntry[] = [];
+  private packing: ReturnType<typeof setImmediate> | undefined;
   /**
    * Push configs, the push outbox and leases. Shared only by servers of one process: leases
    * are used when ownership is asked for, not by default.
@@ -220,6 +230,9 @@ export class MemoryTaskStore implements TaskStore, PushConfigStore {
 
   async close(): Promise<void> {
     clearInterval(this.timer);
+    if (this.packing !== undefined) clearImmediate(this.packing);
+    this.packing = undefined;
+    this.toPack = [];
   }
 
   async putPushConfig(scope: Scope, config: StoredPushConfig): Promise<void> {
@@ -338,16 +351,37 @@ export class MemoryTaskStore implements TaskStore, PushConfigStore {
     this.leases.forget(entry.id); // a finished task needs no lease
     this.finishedQueue.push(entry, now);
     const older = this.finishedQueue.fromBack(KEEP_UNPACKED);
-    if (older && older.body instanceof LiveTask && this.tasks.get(older.id) === older) {
-      const { events, projection } = older.body;
-      try {
-        older.body = packTask(events, projection.task, older);
-        older.packHashes();
-      } catch {
-        // A value JSON cannot hold: the task keeps its objects.
-      }
+    if (older) this.pack(older);
+    // A caller that never lets the turn end (a loop of sends on microtasks) is bounded too: the
+    // entries KEEP_UNPACKED back were packed by count already.
+    if (this.toPack.length >= 2 * KEEP_UNPACKED) this.toPack = this.toPack.slice(KEEP_UNPACKED);
+    this.toPack.push(entry);
+    if (this.packing === undefined) {
+      this.packing = setImmediate(this.packTurn);
+      this.packing.unref?.();
     }
     if (this.finished > this.maxTasks) this.evictOldestFinished();
+  }
+
+  /** Packs the tasks that finished in the turn that just ended. */
+  private readonly packTurn = (): void => {
+    this.packing = undefined;
+    const entries = this.toPack;
+    // A new array each turn: the old one is not kept, nor what it held.
+    this.toPack = [];
+    for (const entry of entries) this.pack(entry);
+  };
+
+  /** Packs a finished task still held with its objects (./packed-task.ts). */
+  private pack(entry: TaskEntry): void {
+    if (!(entry.body instanceof LiveTask) || this.tasks.get(entry.id) !== entry) return;
+    const { events, projection } = entry.body;
+    try {
+      entry.body = packTask(events, projection.task, entry);
+      entry.packHashes();
+    } catch {
+      // A value JSON cannot hold: the task keeps its objects.
+    }
   }
 
   private remove(entry: TaskEntry): void {
