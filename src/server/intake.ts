@@ -10,15 +10,15 @@
 import { A2AError } from '../core/errors.js';
 import { isPromise, run, wait, type Flow, type MaybePromise } from '../core/maybe-async.js';
 import { newId } from '../core/ids.js';
-import type { Message, SendMessageRequest, Task } from '../core/schemas/index.js';
+import type { Message, SendMessageRequest } from '../core/schemas/index.js';
 import { isSettled, isTerminal } from '../core/task-state.js';
 import type { Scope, TaskStore } from '../stores/types.js';
 import type { CallContext } from '../core/call-context.js';
 import { messageSize, taskSize } from './event-size.js';
-import { answerToken, indexToken, isReference, sentMessage } from './fingerprint.js';
+import { answerToken, indexToken } from './fingerprint.js';
 import { checkParts } from './media-types.js';
 import { pushNotSupported, type PushConfigs } from './push-configs.js';
-import { SentMessage, SentMessages, type Kept } from './sent-messages.js';
+import { SentMessage, SentMessages, isRetry, type Kept } from './sent-messages.js';
 import { TaskBudgetError } from './task-log.js';
 import { taskRecord } from './task-views.js';
 import type { InterruptedTasks } from './interrupted.js';
@@ -264,16 +264,6 @@ export class MessageIntake {
     replies.add(key, sent, { message, at: now });
     if (replies.size > MAX_REPLIES) replies.delete(replies.oldest() as Kept<Reply>);
   }
-}
-
-/**
- * True when the message indexed with `token` for `task` is the same message as `sent`: rebuilt
- * from the task's history (a history reference) or compared by fingerprint (fingerprint.ts).
- */
-function isRetry(token: string, task: Task, sent: SentMessage): boolean {
-  if (!isReference(token)) return sent.fingerprint() === token;
-  const original = sentMessage(token, task);
-  return original !== undefined && new SentMessage(original).same(sent);
 }
 
 /**

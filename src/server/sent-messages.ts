@@ -6,8 +6,14 @@
  * so a message whose messageId is fresh costs no canonical form and no hash. Several messages of
  * one key (a messageId reused for other content) are chained, newest first.
  */
-import type { Message } from '../core/schemas/index.js';
-import { messageFingerprint, messageText, textFingerprint } from './fingerprint.js';
+import type { Message, Task } from '../core/schemas/index.js';
+import {
+  isReference,
+  messageFingerprint,
+  messageText,
+  sentMessage,
+  textFingerprint,
+} from './fingerprint.js';
 
 /** A sent message, compared by its canonical text or its fingerprint, each made on first use. */
 export class SentMessage {
@@ -113,4 +119,15 @@ export class SentMessages<T> {
     for (const kept of this.order) return kept;
     return undefined;
   }
+}
+
+/**
+ * True when the message indexed with `token` (`IndexedMessage.fingerprint`) for `task` is the
+ * same message as `sent`: rebuilt from the task's history (a history reference) or compared by
+ * fingerprint (fingerprint.ts).
+ */
+export function isRetry(token: string, task: Task, sent: SentMessage): boolean {
+  if (!isReference(token)) return sent.fingerprint() === token;
+  const original = sentMessage(token, task);
+  return original !== undefined && new SentMessage(original).same(sent);
 }
