@@ -2,10 +2,15 @@
  * Message intake: what SendMessage and SendStreamingMessage do with an incoming message before
  * the agent runs. It starts a new task, resumes a paused one, or attaches a retry to the task its
  * first attempt created, so the agent never runs twice for one message. A retry is the same
- * message again (same messageId and fingerprint: content, taskId, contextId) from the same caller
- * while the first attempt runs or within the idempotency window; any other message is processed as the new message it is, even
- * when it reuses a messageId (spec §3.3.1: a server MAY use messageId to detect duplicate sends;
- * a duplicate is the same message, not another one under the same id).
+ * message again (same messageId and the same canonical content: parts, taskId, contextId, every
+ * field) from the same caller while the first attempt runs or within the idempotency window; any
+ * other message is processed as the new message it is, even when it reuses a messageId (spec
+ * §3.3.1: a server MAY use messageId to detect duplicate sends; a duplicate is the same message,
+ * not another one under the same id).
+ *
+ * Content is compared only when the messageId is found (an attempt under way, a stateless reply,
+ * the store's message index): a fresh messageId, the common case, costs no canonical form and no
+ * hash. The index keeps a reference to the task's history entry (fingerprint.ts).
  */
 import { A2AError } from '../core/errors.js';
 import { isPromise, run, wait, type Flow, type MaybePromise } from '../core/maybe-async.js';
