@@ -2,23 +2,28 @@
  * Message intake: what SendMessage and SendStreamingMessage do with an incoming message before
  * the agent runs. It starts a new task, resumes a paused one, or attaches a retry to the task its
  * first attempt created, so the agent never runs twice for one message. A retry is the same
- * message again (same messageId and fingerprint: content, taskId, contextId) from the same caller
- * while the first attempt runs or within the idempotency window; any other message is processed as the new message it is, even
- * when it reuses a messageId (spec §3.3.1: a server MAY use messageId to detect duplicate sends;
- * a duplicate is the same message, not another one under the same id).
+ * message again (same messageId and the same canonical content: parts, taskId, contextId, every
+ * field) from the same caller while the first attempt runs or within the idempotency window; any
+ * other message is processed as the new message it is, even when it reuses a messageId (spec
+ * §3.3.1: a server MAY use messageId to detect duplicate sends; a duplicate is the same message,
+ * not another one under the same id).
+ *
+ * Content is compared only when the messageId is found (an attempt under way, a stateless reply,
+ * the store's message index): a fresh messageId, the common case, costs no canonical form and no
+ * hash. The index keeps a reference to the task's history entry (fingerprint.ts).
  */
 import { A2AError } from '../core/errors.js';
 import { isPromise, run, wait, type Flow, type MaybePromise } from '../core/maybe-async.js';
 import { newId } from '../core/ids.js';
-import { ShortLivedMap } from '../core/short-lived-map.js';
 import type { Message, SendMessageRequest } from '../core/schemas/index.js';
 import { isSettled, isTerminal } from '../core/task-state.js';
 import type { Scope, TaskStore } from '../stores/types.js';
 import type { CallContext } from '../core/call-context.js';
 import { messageSize, taskSize } from './event-size.js';
-import { messageFingerprint } from './fingerprint.js';
+import { answerToken, indexToken } from './fingerprint.js';
 import { checkParts } from './media-types.js';
 import { pushNotSupported, type PushConfigs } from './push-configs.js';
+import { SentMessage, SentMessages, isRetry, type Kept } from './sent-messages.js';
 import { TaskBudgetError } from './task-log.js';
 import { taskRecord } from './task-views.js';
 import type { InterruptedTasks } from './interrupted.js';
@@ -65,11 +70,18 @@ export const DEFAULT_IDEMPOTENCY_WINDOW_MS = 0;
 /** Stateless replies kept for retries, at most (the oldest go first). */
 const MAX_REPLIES = 1000;
 
+/** A stateless reply kept for retries, and when it was sent. */
+interface Reply {
+  message: Message;
+  at: number;
+}
+
 /** Turns incoming messages into executions, once per message. */
 export class MessageIntake {
-  /** Short-lived entries in a long-lived map: see core/short-lived-map.ts. */
-  private readonly inflight = new ShortLivedMap<string, Promise<StartResult>>();
-  private readonly replies = new Map<string, { message: Message; at: number }>();
+  /** Attempts under way, by caller, messageId and content. */
+  private readonly inflight = new SentMessages<Promise<StartResult>>();
+  /** Stateless replies, oldest first. */
+  private readonly replies = new SentMessages<Reply>({ ordered: true });
   private readonly windowMs: number;
 
   constructor(private readonly options: MessageIntakeOptions) {
@@ -90,19 +102,20 @@ export class MessageIntake {
     if (configuration?.taskPushNotificationConfig && !this.options.push) pushNotSupported();
     if (!this.options.idempotency) {
       checkParts(message.parts, this.options.acceptedModes);
-      return run(this.start(params, call, scope, undefined));
+      return run(this.start(params, call, scope, false));
     }
-    const fingerprint = messageFingerprint(message);
-    const key = `${scope.tenant}\u0000${scope.owner}\u0000${message.messageId}\u0000${fingerprint}`;
+    const key = `${scope.tenant}\u0000${scope.owner}\u0000${message.messageId}`;
+    // Compared with another message of its key only: a fresh messageId is never canonicalized.
+    const sent = new SentMessage(message);
     // Registered before anything is waited for, so concurrent retries share one attempt (one
     // that answered at once is over: there is nothing to share).
-    const pending = this.inflight.get(key);
-    if (pending) return pending;
-    const attempt = run(this.attachOrStart(params, call, scope, key, fingerprint));
+    const pending = this.inflight.has(key) ? this.inflight.find(key, sent) : undefined;
+    if (pending) return pending.value;
+    const attempt = run(this.attachOrStart(params, call, scope, key, sent));
     if (!isPromise(attempt)) return attempt;
-    this.inflight.set(key, attempt);
+    const kept = this.inflight.add(key, sent, attempt);
     const forget = () => {
-      this.inflight.delete(key);
+      this.inflight.delete(kept);
     };
     attempt.then(forget, forget);
     return attempt;
@@ -113,28 +126,34 @@ export class MessageIntake {
     call: CallContext,
     scope: Scope,
     key: string,
-    fingerprint: string,
+    sent: SentMessage,
   ): Flow<StartResult> {
     const { message } = params;
-    const reply = this.replies.get(key);
-    if (reply && Date.now() - reply.at <= this.windowMs) return { message: reply.message };
+    const reply = this.replies.has(key) ? this.replies.find(key, sent) : undefined;
+    if (reply && Date.now() - reply.value.at <= this.windowMs)
+      return { message: reply.value.message };
     // A message that would start a task has its caller's interrupted tasks counted while the
     // message index is read (two reads at once, not one after the other); a retry ignores it.
     const admitting = message.taskId ? undefined : this.options.interrupted?.admit(scope);
     admitting?.catch(() => undefined);
-    const known = yield* wait(this.options.store.findByMessageId(scope, message.messageId));
+    const { store } = this.options;
+    const known = yield* wait(store.findByMessageId(scope, message.messageId));
     // The same content (taskId and contextId included) from the same caller: a retry while its
-    // first attempt still runs, or within the window after that.
-    if (known && known.fingerprint === fingerprint) {
-      const record = yield* wait(this.options.store.get(scope, known.taskId));
+    // first attempt still runs, or within the window after that. `''`: indexed with no token.
+    if (known && known.fingerprint !== '') {
+      const record = yield* wait(store.get(scope, known.taskId));
       const running = record !== undefined && !isSettled(record.task.status.state);
-      if (record && (running || known.ageMs <= this.windowMs)) {
+      if (
+        record &&
+        (running || known.ageMs <= this.windowMs) &&
+        isRetry(known.fingerprint, record.task, sent)
+      ) {
         return { taskId: known.taskId, seq: record.seq, created: false };
       }
     }
     checkParts(message.parts, this.options.acceptedModes);
-    const result = yield* this.start(params, call, scope, fingerprint, admitting ?? null);
-    if ('message' in result) this.remember(key, result.message);
+    const result = yield* this.start(params, call, scope, true, admitting ?? null);
+    if ('message' in result) this.remember(key, sent, result.message);
     return result;
   }
 
@@ -142,7 +161,8 @@ export class MessageIntake {
     params: SendMessageRequest,
     call: CallContext,
     scope: Scope,
-    fingerprint: string | undefined,
+    /** Index the message for retries (fingerprint.ts makes its token). */
+    index: boolean,
     /** The cap's check already started (null: none was needed); undefined: start it here. */
     admitted?: Promise<void> | null,
   ): Flow<StartResult> {
@@ -165,19 +185,16 @@ export class MessageIntake {
       configuration: params.configuration,
       metadata: params.metadata,
       onCreated: register,
-      fingerprint,
     };
     if (!message.taskId) {
       const admitting = admitted === undefined ? this.options.interrupted?.admit(scope) : admitted;
       yield admitting;
       // spec §3.4.1: a missing contextId is generated; a client-chosen new one is accepted.
-      return yield* wait(
-        runner.start({
-          ...base,
-          taskId: newId(),
-          contextId: message.contextId || newId(),
-        }),
-      );
+      const taskId = newId();
+      const contextId = message.contextId || newId();
+      // The message is the new task's first history entry.
+      const fingerprint = index ? indexToken(message, 0, taskId, contextId) : undefined;
+      return yield* wait(runner.start({ ...base, taskId, contextId, fingerprint }));
     }
     const record = yield* wait(taskRecord(this.options.store, scope, message.taskId));
     const { task } = record;
@@ -231,17 +248,26 @@ export class MessageIntake {
         taskId: task.id,
         contextId: task.contextId ?? newId(),
         current: record,
+        fingerprint: index ? answerToken(message, task) : undefined,
       }),
     );
   }
 
   /** Keeps a stateless reply for retries (in this process only: there is no task to find). */
-  private remember(key: string, message: Message): void {
-    this.replies.delete(key);
-    this.replies.set(key, { message, at: Date.now() });
-    if (this.replies.size > MAX_REPLIES) {
-      this.replies.delete(this.replies.keys().next().value as string);
+  private remember(key: string, sent: SentMessage, message: Message): void {
+    const { replies, windowMs } = this;
+    const now = Date.now();
+    // Replies older than the window can answer no retry any more (the default window, 0, keeps
+    // them for the millisecond): their messages are not held.
+    for (let old = replies.oldest(); old && now - old.value.at > windowMs; old = replies.oldest()) {
+      replies.delete(old);
     }
+    const same = replies.has(key) ? replies.find(key, sent) : undefined;
+    if (same) replies.delete(same);
+    // Kept for a while: the fingerprint, not the message (which may be large).
+    if (windowMs > 0) sent.materialize();
+    replies.add(key, sent, { message, at: now });
+    if (replies.size > MAX_REPLIES) replies.delete(replies.oldest() as Kept<Reply>);
   }
 }
 

@@ -48,9 +48,10 @@ export interface A2AServerOptions {
    * metadata, every field) — while the first attempt still runs, or within `windowMs` after it,
    * gets the first attempt's task instead of running the agent again; concurrent copies share one
    * attempt. Anything else is processed as the new message it is, even when it reuses a
-   * messageId. The store keeps a fingerprint of each message with its time, so this holds across
-   * restarts and instances sharing a durable store (a stateless Message reply is kept only in
-   * this process).
+   * messageId. The store's message index keeps where each message is recorded (its task's
+   * history entry) with its time, so this holds across restarts and instances sharing a durable
+   * store (a stateless Message reply is kept only in this process). Content is compared only when
+   * the messageId is found: a fresh messageId costs no comparison.
    *
    * The trade-off of `windowMs`: within it an identical message sent on purpose (same messageId)
    * is taken for a retry; a retry that comes after the first attempt settled and later than the

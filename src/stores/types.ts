@@ -78,7 +78,11 @@ export interface TaskPage {
 
 /**
  * The user message of a write, indexed so a retry of it can be recognized: its messageId and a
- * fingerprint of its content (the server hashes the canonical message; the store keeps it as is).
+ * token the server makes of its content, `fingerprint`, which the store keeps as is and hands back
+ * (`IndexedMessage.fingerprint`) without reading it. The server writes either a hash of the
+ * canonical message or, mostly, a reference to the entry of the written task's history that holds
+ * the message (so a send whose messageId is new hashes nothing): for retries to be recognized, a
+ * store's `get` returns a task's history as it was appended, entry for entry.
  */
 export interface MessageIndexing {
   messageId?: string;
@@ -89,7 +93,7 @@ export interface MessageIndexing {
 export interface IndexedMessage {
   /** The task the message created or continued. */
   readonly taskId: string;
-  /** The fingerprint given when it was indexed (`''` when none was). */
+  /** The fingerprint (token) given when it was indexed (`''` when none was). */
   readonly fingerprint: string;
   /** Milliseconds since it was indexed, on the store's clock (shared by every instance). */
   readonly ageMs: number;

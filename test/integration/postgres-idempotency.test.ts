@@ -1,7 +1,9 @@
 /**
  * Retried sends across instances on PostgreSQL (spec §3.3.1): the message index keeps each
  * message's fingerprint and time (database clock), so a retry reaching another instance gets the
- * first task, and another message reusing the messageId is processed there.
+ * first task, and another message reusing the messageId is processed there; the index keeps
+ * where the message is recorded (the task's history entry), so answers to paused tasks and every
+ * form of taskId and contextId are recognized from the task the other instance reads.
  */
 import { afterEach, expect, it } from 'vitest';
 import { A2AServer } from '../../src/server/a2a-server.js';
@@ -73,5 +75,31 @@ describePostgres('PostgreSQL: retried sends across instances', () => {
     if (!('task' in first) || !('task' in late)) throw new Error('expected tasks');
     expect(late.task.id).not.toBe(first.task.id);
     expect(agent.probe.runs.get(messageId)).toBe(2);
+  });
+
+  it('[68] a retried answer, and a message with its own or an empty contextId, on another instance', async () => {
+    const agent = scriptedAgent();
+    const a = await server('idem-e', agent);
+    const b = await server('idem-f', agent);
+    const call = { principal: { id: 'alice' } };
+    const own = { ...message(crypto.randomUUID(), 'ask'), contextId: crypto.randomUUID() };
+    const asked = await a.sendMessage({ message: own }, call);
+    if (!('task' in asked)) throw new Error('expected a task');
+    const again = await b.sendMessage({ message: { ...own } }, call);
+    expect('task' in again && again.task.id).toBe(asked.task.id);
+
+    const answerId = crypto.randomUUID();
+    const answer = { ...message(answerId, 'Ada'), taskId: asked.task.id, contextId: '' };
+    const answered = await a.sendMessage({ message: answer }, call);
+    const retried = await b.sendMessage({ message: JSON.parse(JSON.stringify(answer)) }, call);
+    if (!('task' in answered) || !('task' in retried)) throw new Error('expected tasks');
+    expect(retried.task.id).toBe(asked.task.id);
+    expect(agent.probe.runs.get(own.messageId)).toBe(1);
+    expect(agent.probe.runs.get(answerId)).toBe(1);
+    // The same text with the contextId left out is another message (a finished task: refused).
+    const { contextId: _c, ...other } = answer;
+    await expect(b.sendMessage({ message: other }, call)).rejects.toMatchObject({
+      code: 'UNSUPPORTED_OPERATION',
+    });
   });
 });
