@@ -7,8 +7,12 @@
  * Build both (`node bench/build.mjs` here; in a worktree of the other commit,
  * `git worktree add /tmp/base 6914dcf`, `node_modules` symlinked, `node bench/build.mjs` there), then
  * `node dist/bench-run/bench/inprocess/build-ab.js --base=/tmp/base [--rounds=5] [--calls=3000]
- * [--layers=rpc,rest,stream,core]`. Bytes are measured with a young generation large enough
- * that no collection runs while the calls are made (the driver's own requests included).
+ * [--layers=rpc,rest,stream,core] [--concurrency=1] [--warmup=N]`. Bytes are measured with a young
+ * generation large enough that no collection runs while the calls are made (the driver's own
+ * requests included). `--concurrency=50 --warmup=11000` puts each child where a server under the
+ * send benchmark is: 50 calls in flight, and past the memory store's 10,000 finished tasks, so
+ * that evicting the oldest task is part of every call (default: one call at a time, a warm-up of
+ * max(2000, calls), no eviction).
  */
 import { execFileSync } from 'node:child_process';
 import { createHook } from 'node:async_hooks';
@@ -30,8 +34,22 @@ const arg = (name: string) =>
 const here = dirname(fileURLToPath(import.meta.url));
 const ownRoot = resolve(here, '../../../..'); // dist/bench-run/bench/inprocess → the checkout
 
+/** How a child drives its calls. */
+interface Drive {
+  /** Calls in flight at once. */
+  concurrency: number;
+  /** Unmeasured calls first. */
+  warmup: number;
+}
+
 /** One child: loads the build at `root`, runs `calls` calls of `layer`, prints one figure. */
-async function worker(root: string, layer: Layer, calls: number, mode: Mode): Promise<number> {
+async function worker(
+  root: string,
+  layer: Layer,
+  calls: number,
+  mode: Mode,
+  drive: Drive,
+): Promise<number> {
   const dist = join(root, 'dist/bench-run');
   const { createA2AHandler } = (await import(join(dist, 'src/http/index.js'))) as typeof HttpModule;
   const { A2AServer } = (await import(join(dist, 'src/server/index.js'))) as typeof ServerModule;
@@ -70,10 +88,15 @@ async function worker(root: string, layer: Layer, calls: number, mode: Mode): Pr
     stream: () => http('jsonrpc', true),
     core: (n) => server.sendMessage(echoParams(n), {}),
   };
+  let next = 0;
   const run = async (total: number) => {
-    for (let i = 0; i < total; i++) await call[layer](i);
+    const end = next + total;
+    const lane = async () => {
+      while (next < end) await call[layer](next++);
+    };
+    await Promise.all(Array.from({ length: drive.concurrency }, lane));
   };
-  await run(Math.max(2000, calls)); // warm-up
+  await run(drive.warmup);
   if (mode === 'cpu') {
     const start = process.cpuUsage();
     await run(calls);
@@ -102,12 +125,22 @@ function median(values: number[]): number {
 }
 
 /** One figure from a fresh child process. */
-function child(root: string, layer: Layer, calls: number, mode: Mode): number {
+function child(root: string, layer: Layer, calls: number, mode: Mode, drive: Drive): number {
   const flags = mode === 'bytes' ? ['--max-semi-space-size=512', '--min-semi-space-size=512'] : [];
   const script = fileURLToPath(import.meta.url);
   const out = execFileSync(
     process.execPath,
-    [...flags, script, '--worker', root, layer, String(calls), mode],
+    [
+      ...flags,
+      script,
+      '--worker',
+      root,
+      layer,
+      String(calls),
+      mode,
+      String(drive.concurrency),
+      String(drive.warmup),
+    ],
     {
       encoding: 'utf8',
     },
@@ -116,14 +149,26 @@ function child(root: string, layer: Layer, calls: number, mode: Mode): number {
 }
 
 if (process.argv[2] === '--worker') {
-  const [root, layer, calls, mode] = process.argv.slice(3) as [string, Layer, string, Mode];
-  process.stdout.write(`${await worker(root, layer, Number(calls), mode)}\n`);
+  const [root, layer, calls, mode, concurrency, warmup] = process.argv.slice(3) as [
+    string,
+    Layer,
+    string,
+    Mode,
+    string,
+    string,
+  ];
+  const drive = { concurrency: Number(concurrency), warmup: Number(warmup) };
+  process.stdout.write(`${await worker(root, layer, Number(calls), mode, drive)}\n`);
   process.exit(0);
 } else {
   const base = arg('base');
   if (base === undefined) throw new Error('give --base=DIR, a built checkout of the other commit');
   const rounds = Number(arg('rounds') ?? 5);
   const calls = Number(arg('calls') ?? 3000);
+  const drive: Drive = {
+    concurrency: Number(arg('concurrency') ?? 1),
+    warmup: Number(arg('warmup') ?? Math.max(2000, calls)),
+  };
   const layers = (arg('layers') ?? 'rpc,rest,stream,core').split(',') as Layer[];
   const builds = { base: resolve(base), this: ownRoot };
   console.log('layer   build   CPU µs/call  promises/call  KB/call');
@@ -131,11 +176,11 @@ if (process.argv[2] === '--worker') {
     const cpu: Record<string, number[]> = { base: [], this: [] };
     for (let r = 0; r < rounds; r++) {
       for (const [name, root] of Object.entries(builds))
-        cpu[name]?.push(child(root, layer, calls, 'cpu'));
+        cpu[name]?.push(child(root, layer, calls, 'cpu', drive));
     }
     for (const [name, root] of Object.entries(builds)) {
-      const promises = child(root, layer, 1000, 'promises');
-      const bytes = child(root, layer, 1000, 'bytes');
+      const promises = child(root, layer, 1000, 'promises', drive);
+      const bytes = child(root, layer, 1000, 'bytes', drive);
       console.log(
         `${layer.padEnd(7)} ${name.padEnd(7)} ${median(cpu[name] ?? [])
           .toFixed(1)
