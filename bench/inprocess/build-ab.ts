@@ -7,10 +7,14 @@
  * Build both (`node bench/build.mjs` here; in a worktree of the other commit,
  * `git worktree add /tmp/base 6914dcf`, `node_modules` symlinked, `node bench/build.mjs` there), then
  * `node dist/bench-run/bench/inprocess/build-ab.js --base=/tmp/base [--rounds=5] [--calls=3000]
- * [--layers=rpc,rest,stream,core] [--audit]`. With `--audit`, each build runs twice, audit off and on
- * (A2AServerOptions.audit), all four alternating, and the audit on/off ratio of each is printed
- * (issue 20 point 2). Bytes are measured with a young generation large enough
- * that no collection runs while the calls are made (the driver's own requests included).
+ * [--layers=rpc,rest,stream,core] [--concurrency=1] [--warmup=N] [--audit]`. With `--audit`, each
+ * build runs twice, audit off and on (A2AServerOptions.audit), all four alternating, and the audit
+ * on/off ratio of each is printed (issue 20 point 2). Bytes are measured with a young
+ * generation large enough that no collection runs while the calls are made (the driver's own
+ * requests included). `--concurrency=50 --warmup=11000` puts each child where a server under the
+ * send benchmark is: 50 calls in flight, and past the memory store's 10,000 finished tasks, so
+ * that evicting the oldest task is part of every call (default: one call at a time, a warm-up of
+ * max(2000, calls), no eviction).
  */
 import { execFileSync } from 'node:child_process';
 import { createHook } from 'node:async_hooks';
@@ -32,13 +36,23 @@ const arg = (name: string) =>
 const here = dirname(fileURLToPath(import.meta.url));
 const ownRoot = resolve(here, '../../../..'); // dist/bench-run/bench/inprocess → the checkout
 
+/** How a child drives its calls. */
+interface Drive {
+  /** Calls in flight at once. */
+  concurrency: number;
+  /** Unmeasured calls first. */
+  warmup: number;
+  /** With the audit chain (A2AServerOptions.audit). */
+  audit?: boolean;
+}
+
 /** One child: loads the build at `root`, runs `calls` calls of `layer`, prints one figure. */
 async function worker(
   root: string,
   layer: Layer,
   calls: number,
   mode: Mode,
-  audit: boolean,
+  drive: Drive,
 ): Promise<number> {
   const dist = join(root, 'dist/bench-run');
   const { createA2AHandler } = (await import(join(dist, 'src/http/index.js'))) as typeof HttpModule;
@@ -53,6 +67,7 @@ async function worker(
     join(dist, 'bench/servers/kit-agent.js')
   )) as typeof KitAgentModule;
   const { echoParams } = (await import(join(dist, 'bench/servers/seed.js'))) as typeof SeedModule;
+  const audit = drive.audit === true;
   const server = new A2AServer({ agent: kitEcho, logger: null, ...(audit ? { audit } : {}) });
   const handler = createA2AHandler(server);
   const headers: Record<string, string> = {
@@ -78,10 +93,15 @@ async function worker(
     stream: () => http('jsonrpc', true),
     core: (n) => server.sendMessage(echoParams(n), {}),
   };
+  let next = 0;
   const run = async (total: number) => {
-    for (let i = 0; i < total; i++) await call[layer](i);
+    const end = next + total;
+    const lane = async () => {
+      while (next < end) await call[layer](next++);
+    };
+    await Promise.all(Array.from({ length: drive.concurrency }, lane));
   };
-  await run(Math.max(2000, calls)); // warm-up
+  await run(drive.warmup);
   if (mode === 'cpu') {
     const start = process.cpuUsage();
     await run(calls);
@@ -110,12 +130,23 @@ function median(values: number[]): number {
 }
 
 /** One figure from a fresh child process. */
-function child(root: string, layer: Layer, calls: number, mode: Mode, audit = false): number {
+function child(root: string, layer: Layer, calls: number, mode: Mode, drive: Drive): number {
   const flags = mode === 'bytes' ? ['--max-semi-space-size=512', '--min-semi-space-size=512'] : [];
   const script = fileURLToPath(import.meta.url);
   const out = execFileSync(
     process.execPath,
-    [...flags, script, '--worker', root, layer, String(calls), mode, audit ? 'audit' : 'plain'],
+    [
+      ...flags,
+      script,
+      '--worker',
+      root,
+      layer,
+      String(calls),
+      mode,
+      String(drive.concurrency),
+      String(drive.warmup),
+      drive.audit ? 'audit' : 'plain',
+    ],
     {
       encoding: 'utf8',
     },
@@ -124,24 +155,35 @@ function child(root: string, layer: Layer, calls: number, mode: Mode, audit = fa
 }
 
 if (process.argv[2] === '--worker') {
-  const [root, layer, calls, mode, audit] = process.argv.slice(3) as [
+  const [root, layer, calls, mode, concurrency, warmup, audit] = process.argv.slice(3) as [
     string,
     Layer,
     string,
     Mode,
     string,
+    string,
+    string,
   ];
-  process.stdout.write(`${await worker(root, layer, Number(calls), mode, audit === 'audit')}\n`);
+  const drive = {
+    concurrency: Number(concurrency),
+    warmup: Number(warmup),
+    audit: audit === 'audit',
+  };
+  process.stdout.write(`${await worker(root, layer, Number(calls), mode, drive)}\n`);
   process.exit(0);
 } else {
   const base = arg('base');
   if (base === undefined) throw new Error('give --base=DIR, a built checkout of the other commit');
   const rounds = Number(arg('rounds') ?? 5);
   const calls = Number(arg('calls') ?? 3000);
+  const drive: Drive = {
+    concurrency: Number(arg('concurrency') ?? 1),
+    warmup: Number(arg('warmup') ?? Math.max(2000, calls)),
+  };
   const layers = (arg('layers') ?? 'rpc,rest,stream,core').split(',') as Layer[];
   const builds = { base: resolve(base), this: ownRoot };
   if (process.argv.includes('--audit')) {
-    auditRounds(builds, layers, rounds, calls);
+    auditRounds(builds, layers, rounds, calls, drive);
     process.exit(0);
   }
   console.log('layer   build   CPU µs/call  promises/call  KB/call');
@@ -149,11 +191,11 @@ if (process.argv[2] === '--worker') {
     const cpu: Record<string, number[]> = { base: [], this: [] };
     for (let r = 0; r < rounds; r++) {
       for (const [name, root] of Object.entries(builds))
-        cpu[name]?.push(child(root, layer, calls, 'cpu'));
+        cpu[name]?.push(child(root, layer, calls, 'cpu', drive));
     }
     for (const [name, root] of Object.entries(builds)) {
-      const promises = child(root, layer, 1000, 'promises');
-      const bytes = child(root, layer, 1000, 'bytes');
+      const promises = child(root, layer, 1000, 'promises', drive);
+      const bytes = child(root, layer, 1000, 'bytes', drive);
       console.log(
         `${layer.padEnd(7)} ${name.padEnd(7)} ${median(cpu[name] ?? [])
           .toFixed(1)
@@ -173,6 +215,7 @@ function auditRounds(
   layers: Layer[],
   rounds: number,
   calls: number,
+  drive: Drive,
 ): void {
   console.log('layer   build   audit off µs  audit on µs  on/off');
   for (const layer of layers) {
@@ -181,7 +224,10 @@ function auditRounds(
       for (const [name, root] of Object.entries(builds)) {
         for (const audit of [false, true]) {
           const key = `${name} ${audit}`;
-          cpu.set(key, [...(cpu.get(key) ?? []), child(root, layer, calls, 'cpu', audit)]);
+          cpu.set(key, [
+            ...(cpu.get(key) ?? []),
+            child(root, layer, calls, 'cpu', { ...drive, audit }),
+          ]);
         }
       }
     }
