@@ -165,7 +165,8 @@ export class MemoryTaskStore implements TaskStore, PushConfigStore {
     return entry && { task: entry.task(), seq: entry.seq };
   }
 
-  async events(scope: Scope, taskId: string, afterSeq: number, limit = 1000): Promise<LogEntry[]> {
+  /** At once (no promise): a stream of a task whose events are all here reads them in one go. */
+  events(scope: Scope, taskId: string, afterSeq: number, limit = 1000): MaybePromise<LogEntry[]> {
     const entry = this.entry(scope, taskId);
     if (!entry) return [];
     const start = Math.max(0, Math.trunc(afterSeq) || 0);
