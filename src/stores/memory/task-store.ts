@@ -99,7 +99,7 @@ export class MemoryTaskStore implements TaskStore, PushConfigStore {
     this.timer.unref?.();
   }
 
-  // create, append, get and findByMessageId answer synchronously (TaskStore allows it; typed
+  // create, append, get, events and findByMessageId answer synchronously (TaskStore allows it; typed
   // MaybePromise so a subclass may wait): the request path then needs no promise per call.
   create(scope: Scope, task: Task, options: CreateOptions = {}): MaybePromise<void> {
     if (this.tasks.has(task.id)) throw new Error(`task ${task.id} already exists`);
