@@ -206,6 +206,8 @@ export function settleReady(body: AsyncIterable<string>): string | AsyncIterable
     text += next.value;
     if (text.length >= MAX_BURST) break;
   }
+  // Nothing ready: the iterator as it is (no wrapper to pay per frame).
+  if (text === '') return { [Symbol.asyncIterator]: () => iterator };
   return new ReadyPrefix(text, iterator, undefined);
 }
 

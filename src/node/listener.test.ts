@@ -205,7 +205,12 @@ describe('toNodeListener', () => {
     const port = await listen(async () => ({
       status: 200,
       headers: { 'content-type': 'text/event-stream' },
-      body: new StepIterator<string>(frames.values()), // nextReady(): every frame is there
+      // nextReady(): every frame is there
+      body: new StepIterator<string>(
+        (function* () {
+          yield* frames;
+        })(),
+      ),
     }));
     const res = await new Promise<IncomingMessage>((resolve) => request({ port }, resolve).end());
     expect(res.headers['transfer-encoding']).toBeUndefined();

@@ -115,9 +115,10 @@ describe('a server stream written from what is ready', () => {
 
           // General: events() a promise, every frame through next().
           const a = recorded('t', sizes, split);
+          const raw: TaskStore = a.store;
           const slow = Object.assign(Object.create(a.store) as TaskStore, {
             events: (...args: Parameters<TaskStore['events']>) =>
-              Promise.resolve(a.store.events(...args)),
+              Promise.resolve(raw.events(...args)),
           });
           const general = encodeSse(await open(slow, a.bus), sse);
           const reading = (async () => {
