@@ -1,13 +1,15 @@
 /**
  * A/B of two builds of a2a-kit on the hot path, without sockets: CPU µs, promises and bytes
  * allocated per echo call through the HTTP handler (JSON-RPC and HTTP+JSON SendMessage, a
- * JSON-RPC SendStreamingMessage read as SSE text) or `A2AServer.sendMessage` alone. Each figure
+ * JSON-RPC SendStreamingMessage read as SSE text; `sse`: the same stream through the node:http
+ * listener, `toNodeListener`, written to a stand-in response object, no socket) or
+ * `A2AServer.sendMessage` alone. Each figure
  * comes from its own child process, the two builds alternating round by round; medians.
  *
  * Build both (`node bench/build.mjs` here; in a worktree of the other commit,
  * `git worktree add /tmp/base 6914dcf`, `node_modules` symlinked, `node bench/build.mjs` there), then
  * `node dist/bench-run/bench/inprocess/build-ab.js --base=/tmp/base [--rounds=5] [--calls=3000]
- * [--layers=rpc,rest,stream,core] [--concurrency=1] [--warmup=N] [--audit]`. With `--audit`, each
+ * [--layers=rpc,rest,stream,sse,core] [--concurrency=1] [--warmup=N] [--audit]`. With `--audit`, each
  * build runs twice, audit off and on (A2AServerOptions.audit), all four alternating, and the audit
  * on/off ratio of each is printed (issue 20 point 2). Bytes are measured with a young
  * generation large enough that no collection runs while the calls are made (the driver's own
@@ -18,17 +20,19 @@
  */
 import { execFileSync } from 'node:child_process';
 import { createHook } from 'node:async_hooks';
+import { EventEmitter } from 'node:events';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import v8 from 'node:v8';
 import type * as HttpModule from '../../src/http/index.js';
 import type * as ServerModule from '../../src/server/index.js';
+import type * as ListenerModule from '../../src/node/listener.js';
 import type * as RequestsModule from '../load/requests.js';
 import type * as SseLoadModule from '../load/sse-load.js';
 import type * as KitAgentModule from '../servers/kit-agent.js';
 import type * as SeedModule from '../servers/seed.js';
 
-type Layer = 'rpc' | 'rest' | 'stream' | 'core';
+type Layer = 'rpc' | 'rest' | 'stream' | 'sse' | 'core';
 type Mode = 'cpu' | 'promises' | 'bytes';
 
 const arg = (name: string) =>
@@ -87,10 +91,15 @@ async function worker(
     else if (response.body) for await (const chunk of response.body) text += String(chunk);
     if (!text.includes('TASK_STATE_COMPLETED')) throw new Error(`not completed: ${text}`);
   };
+  const { toNodeListener } = (await import(
+    join(dist, 'src/node/listener.js')
+  )) as typeof ListenerModule;
+  const listener = toNodeListener(handler);
   const call: Record<Layer, (n: number) => Promise<unknown>> = {
     rpc: () => http('jsonrpc', false),
     rest: () => http('rest', false),
     stream: () => http('jsonrpc', true),
+    sse: () => listened(listener, sendRequest('jsonrpc', true, nextMessageId(), 'hello')),
     core: (n) => server.sendMessage(echoParams(n), {}),
   };
   let next = 0;
@@ -122,6 +131,55 @@ async function worker(
   const before = v8.getHeapStatistics().used_heap_size;
   await run(calls);
   return (v8.getHeapStatistics().used_heap_size - before) / calls;
+}
+
+/**
+ * One JSON-RPC SendStreamingMessage through a node:http listener, with stand-ins for the request
+ * and the response (what the listener uses of them): resolves with the reply when it ended.
+ */
+function listened(
+  listener: (req: never, res: never) => void,
+  { path, body }: { path: string; body: string },
+): Promise<string> {
+  const bytes = Buffer.from(body);
+  return new Promise((resolve, reject) => {
+    const req = new EventEmitter() as EventEmitter & Record<string, unknown>;
+    Object.assign(req, {
+      method: 'POST',
+      url: path,
+      headers: {
+        'content-type': 'application/json',
+        'a2a-version': '1.0',
+        accept: 'text/event-stream',
+        'content-length': String(bytes.length),
+      },
+      socket: { remoteAddress: '127.0.0.1' },
+      pause: () => req,
+    });
+    let text = '';
+    const res = new EventEmitter() as EventEmitter & Record<string, unknown>;
+    Object.assign(res, {
+      destroyed: false,
+      writableFinished: false,
+      writableNeedDrain: false,
+      headersSent: false,
+      writeHead: () => res,
+      flushHeaders: () => undefined,
+      setTimeout: () => res,
+      destroy: () => reject(new Error('destroyed')),
+      write: (chunk: string) => ((text += chunk), true),
+      end: (chunk?: string) => {
+        if (chunk !== undefined) text += chunk;
+        res.writableFinished = true;
+        res.emit('close');
+        if (!text.includes('TASK_STATE_COMPLETED')) reject(new Error(`not completed: ${text}`));
+        else resolve(text);
+      },
+    });
+    listener(req as never, res as never);
+    req.emit('data', bytes);
+    req.emit('end');
+  });
 }
 
 function median(values: number[]): number {

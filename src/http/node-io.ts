@@ -4,8 +4,10 @@
  * (Express, Fastify). Typed by shape, so this runtime-neutral floor never imports node:http. The
  * body is read with the limit enforced while reading; SSE frames are written as they come (the
  * frames of one burst as one chunk), honouring backpressure, and a client that goes away stops
- * the source (never cancels the task, spec §3.5.2).
+ * the source (never cancels the task, spec §3.5.2). A stream whose frames are all ready when it
+ * is written goes out as one reply with a Content-Length.
  */
+import { nextReady, type ReadyIterator } from '../core/ready-iterator.js';
 import { concatBytes } from './body.js';
 import type { HttpResponse } from './types.js';
 
@@ -127,7 +129,8 @@ export function writeNodeResponse<R extends NodeResponseLike>(
   response: HttpResponse,
   options: NodeWriteOptions<R> = {},
 ): Promise<void> | undefined {
-  const { status, headers, body } = response;
+  const { status, headers } = response;
+  const body = typeof response.body === 'object' ? settleReady(response.body) : response.body;
   options.prepare?.(res);
   if (body === undefined || typeof body === 'string') {
     const withLength = bodyless(status)
@@ -166,7 +169,8 @@ async function writeSse(
   res.once('close', stop);
   try {
     for (;;) {
-      const next = await iterator.next();
+      // What the source has ready is written without a promise per frame; then it is awaited.
+      const next = nextReady(iterator) ?? (await iterator.next());
       if (next.done === true || res.destroyed) break;
       out.write(next.value);
       // Backpressure per burst: a refused write stops the source until the socket drained.
@@ -176,6 +180,70 @@ async function writeSse(
     res.off('close', stop);
     if (res.destroyed) stop();
     else out.end();
+  }
+}
+
+/**
+ * An SSE body whose frames are all there already (a stream of a task whose events were all in
+ * the store when it opened) as one string: written like any reply, with a Content-Length and
+ * in one socket write, no chunked framing, no disconnect handling, no idle timer, nothing left
+ * to wait for. Otherwise the body, with the frames it had ready (at most {@link MAX_BURST}) taken
+ * and put back in front, so nothing is held back: they go out with the stream's first burst.
+ */
+export function settleReady(body: AsyncIterable<string>): string | AsyncIterable<string> {
+  if (body instanceof ReadyPrefix) return body;
+  const iterator = body[Symbol.asyncIterator]();
+  let text = '';
+  for (;;) {
+    let next: IteratorResult<string> | undefined;
+    try {
+      next = nextReady(iterator);
+    } catch (error) {
+      return new ReadyPrefix(text, iterator, { error });
+    }
+    if (next === undefined) break;
+    if (next.done === true) return text;
+    text += next.value;
+    if (text.length >= MAX_BURST) break;
+  }
+  // Nothing ready: the iterator as it is (no wrapper to pay per frame).
+  if (text === '') return { [Symbol.asyncIterator]: () => iterator };
+  return new ReadyPrefix(text, iterator, undefined);
+}
+
+/** The rest of an SSE body after {@link settleReady}: the frames taken, then the source. */
+class ReadyPrefix implements AsyncIterableIterator<string>, ReadyIterator<string> {
+  constructor(
+    private prefix: string,
+    private readonly rest: AsyncIterator<string>,
+    /** What the source's `nextReady()` threw, thrown where its `next()` would have rejected. */
+    private failure: { error: unknown } | undefined,
+  ) {}
+
+  [Symbol.asyncIterator](): this {
+    return this;
+  }
+
+  nextReady(): IteratorResult<string> | undefined {
+    if (this.prefix !== '') {
+      const value = this.prefix;
+      this.prefix = '';
+      return { done: false, value };
+    }
+    const failure = this.failure;
+    if (failure !== undefined) {
+      this.failure = undefined;
+      throw failure.error;
+    }
+    return nextReady(this.rest);
+  }
+
+  async next(): Promise<IteratorResult<string>> {
+    return this.nextReady() ?? this.rest.next();
+  }
+
+  async return(value?: unknown): Promise<IteratorResult<string>> {
+    return (await this.rest.return?.(value)) ?? { done: true, value: undefined };
   }
 }
 

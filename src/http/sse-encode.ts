@@ -3,6 +3,7 @@
  * StreamResponse, `id:` = the event's log sequence when known, a comment line while idle so
  * proxies keep the connection, and a binding-specific last frame when the stream fails.
  */
+import { nextReady, type ReadyIterator } from '../core/ready-iterator.js';
 import type { StreamItem } from '../core/service.js';
 
 /** Response headers of every SSE reply (`X-Accel-Buffering: no` stops nginx from buffering). */
@@ -54,7 +55,7 @@ class Failure {
 }
 type Waited = IteratorResult<StreamItem> | Failure | typeof IDLE | typeof CLOSED;
 
-class SseEncoder implements AsyncIterableIterator<string> {
+class SseEncoder implements AsyncIterableIterator<string>, ReadyIterator<string> {
   private pending: Promise<IteratorResult<StreamItem>> | undefined;
   /** No more frames: the source ended, failed, or the consumer stopped. */
   private finished = false;
@@ -95,6 +96,27 @@ class SseEncoder implements AsyncIterableIterator<string> {
     } catch (error) {
       waited = new Failure(error); // next() itself threw synchronously
     }
+    return this.frameOf(waited);
+  }
+
+  /**
+   * The next frame when the source has its event ready (core/ready-iterator.ts): no promise, no
+   * keep-alive timer. Undefined while it has none, or while a `next()` waits on the source.
+   */
+  nextReady(): IteratorResult<string> | undefined {
+    if (this.finished) return DONE;
+    if (this.pending !== undefined) return undefined;
+    let result: IteratorResult<StreamItem> | undefined;
+    try {
+      result = nextReady(this.source);
+    } catch (error) {
+      return this.frameOf(new Failure(error));
+    }
+    return result === undefined ? undefined : this.frameOf(result);
+  }
+
+  /** The frame (or the end) for what the wait on the source brought. */
+  private frameOf(waited: Waited): IteratorResult<string> {
     if (waited instanceof Failure) {
       this.sourceEnded = true;
       return this.fail(waited.error);

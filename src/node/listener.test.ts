@@ -3,6 +3,7 @@ import { connect, type AddressInfo, type Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { bodyText as readText } from '../http/body.js';
 import type { HttpHandler, HttpRequest, HttpResponse } from '../http/types.js';
+import { StepIterator } from '../core/ready-iterator.js';
 import { toNodeListener } from './listener.js';
 
 const servers: Server[] = [];
@@ -197,6 +198,48 @@ describe('toNodeListener', () => {
     await new Promise((resolve) => socket.once('end', resolve));
     // 18 bytes (0x12): both frames in one chunk of the chunked encoding, then its end.
     expect(raw.slice(head)).toBe('12\r\ndata: 1\n\ndata: 2\n\n\r\n0\r\n\r\n');
+  });
+
+  it('writes a stream whose frames are all ready as one sized reply (no chunked framing)', async () => {
+    const frames = ['data: 1\n\n', 'data: é\n\n'];
+    const port = await listen(async () => ({
+      status: 200,
+      headers: { 'content-type': 'text/event-stream' },
+      // nextReady(): every frame is there
+      body: new StepIterator<string>(
+        (function* () {
+          yield* frames;
+        })(),
+      ),
+    }));
+    const res = await new Promise<IncomingMessage>((resolve) => request({ port }, resolve).end());
+    expect(res.headers['transfer-encoding']).toBeUndefined();
+    expect(res.headers['content-length']).toBe(String(Buffer.byteLength(frames.join(''))));
+    expect(res.headers['content-type']).toBe('text/event-stream');
+    expect(await readAll(res)).toBe(frames.join(''));
+  });
+
+  it('writes the ready frames of a stream at once, then the rest as it comes', async () => {
+    let release: () => void = () => undefined;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const port = await listen(async () => ({
+      status: 200,
+      headers: { 'content-type': 'text/event-stream' },
+      body: new StepIterator<string>(
+        (function* () {
+          yield 'data: 1\n\n';
+          yield gate;
+          yield 'data: 2\n\n';
+        })(),
+      ),
+    }));
+    const res = await new Promise<IncomingMessage>((resolve) => request({ port }, resolve).end());
+    expect(res.headers['transfer-encoding']).toBe('chunked');
+    res.setEncoding('utf8');
+    const first = await new Promise<string>((resolve) => res.once('data', resolve));
+    expect(first).toBe('data: 1\n\n'); // not held back for the rest
+    release();
+    expect(await readAll(res)).toBe('data: 2\n\n');
   });
 
   it('ends a stream without any event at once (head and end of the chunked body only)', async () => {

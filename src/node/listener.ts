@@ -11,6 +11,7 @@ import { logInternalError, toA2AError } from '../core/errors.js';
 import {
   disconnectSignal,
   readNodeBody,
+  settleReady,
   writeNodeResponse,
   type NodeBody,
   type NodeWriteOptions,
@@ -162,8 +163,11 @@ function writeResponse(
   response: HttpResponse,
   settings: ListenerSettings,
 ): Promise<void> | undefined {
-  const small = typeof response.body === 'string' && response.body.length <= SMALL_REPLY;
-  return writeNodeResponse(res, response, small ? settings.small : settings.large);
+  // An SSE body that is all there already is written like a string body (node-io.ts).
+  const body = typeof response.body === 'object' ? settleReady(response.body) : response.body;
+  const small = typeof body === 'string' && body.length <= SMALL_REPLY;
+  const settled = body === response.body ? response : { ...response, body };
+  return writeNodeResponse(res, settled, small ? settings.small : settings.large);
 }
 
 /** The write options of a listener, made once (not per request). */

@@ -6,6 +6,7 @@
  * export is exactly as protected as GetTask: same authentication, a caller sees only its tasks.
  */
 import { A2AError } from '../core/errors.js';
+import { after } from '../core/maybe-async.js';
 import type { AgentExtension, StreamResponse, Task } from '../core/schemas/index.js';
 import {
   AUDIT_EXTENSION,
@@ -62,7 +63,7 @@ export class AuditChain {
     const head = this.heads.get(taskId);
     // The common case (this instance wrote the task last) reads nothing and awaits nothing.
     if (head?.seq === from) return links(head.hash, from, events);
-    return this.store.events(scope, taskId, from - 1, 1).then(([entry]) => {
+    return after(this.store.events(scope, taskId, from - 1, 1), ([entry]) => {
       if (entry?.seq !== from || entry.hash === undefined) return undefined;
       return links(entry.hash, from, events);
     });

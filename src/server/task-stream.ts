@@ -8,6 +8,8 @@
  */
 import { A2AError } from '../core/errors.js';
 import { formatEventCursor } from '../core/event-cursor.js';
+import { wait } from '../core/maybe-async.js';
+import { StepIterator } from '../core/ready-iterator.js';
 import type { StreamItem } from '../core/service.js';
 import type { StreamResponse, TaskState } from '../core/schemas/index.js';
 import { taskView } from '../core/task-state.js';
@@ -114,7 +116,9 @@ export async function openTaskStream(options: TaskStreamOptions): Promise<TaskSt
     throw error;
   }
 
-  async function* items(): AsyncGenerator<StreamItem> {
+  // One body for both ways of reading the stream (core/ready-iterator.ts): it yields its items,
+  // and a promise where it waits, so the events already in the store are read synchronously.
+  function* items(): Generator<unknown, void, unknown> {
     try {
       if (first) {
         yield view === undefined ? first : viewed(first, view);
@@ -131,7 +135,7 @@ export async function openTaskStream(options: TaskStreamOptions): Promise<TaskSt
           overflow = false;
           queue.length = 0;
           queuedBytes = 0;
-          batch = await store.events(scope, taskId, lastSeq, PAGE, maxPageBytes);
+          batch = yield* wait(store.events(scope, taskId, lastSeq, PAGE, maxPageBytes));
           // A full page, or one the store cut at maxPageBytes, is not the end of the log.
           catchUp = batch.length === PAGE;
           uncut = catchUp || batch.length === 0 ? undefined : batch;
@@ -149,7 +153,7 @@ export async function openTaskStream(options: TaskStreamOptions): Promise<TaskSt
           continue;
         } else {
           uncut = undefined;
-          await new Promise<void>((resolve) => (wake = resolve));
+          yield new Promise<void>((resolve) => (wake = resolve));
           wake = undefined;
           continue;
         }
@@ -171,7 +175,7 @@ export async function openTaskStream(options: TaskStreamOptions): Promise<TaskSt
   const firstEventId = first
     ? (first.id ?? String(lastSeq))
     : formatEventCursor({ base: lastSeq, n: 1 });
-  return Object.assign(items(), { firstEventId });
+  return Object.assign(new StepIterator<StreamItem>(items()), { firstEventId });
 }
 
 /** An item as `view` shows it (the item itself when its event is unchanged). */

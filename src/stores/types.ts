@@ -158,7 +158,7 @@ export interface TaskStore {
     afterSeq: number,
     limit?: number,
     maxBytes?: number,
-  ): Promise<LogEntry[]>;
+  ): MaybePromise<LogEntry[]>;
   /** Tasks of the scope matching the query, newest status timestamp first, one page. */
   list(scope: Scope, query: TaskQuery): Promise<TaskPage>;
   /** The last write that indexed this messageId in the scope, for recognizing retried sends. */

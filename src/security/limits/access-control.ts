@@ -11,6 +11,7 @@ import { isStreamingOperation, type OperationMiddleware } from '../../core/middl
 import type { OperationName } from '../../core/operations.js';
 import type { SendMessageRequest } from '../../core/schemas/index.js';
 import type { StreamItem } from '../../core/service.js';
+import { nextReady, type ReadyIterator } from '../../core/ready-iterator.js';
 import type { CallContext } from '../../core/call-context.js';
 import type { SecurityDeclarations } from '../auth/card-authenticator.js';
 import {
@@ -215,20 +216,32 @@ function releasing(
   maxHistory: number,
 ): AsyncIterable<StreamItem> {
   return {
-    [Symbol.asyncIterator](): AsyncIterator<StreamItem> {
+    [Symbol.asyncIterator](): ReadyIterator<StreamItem> {
       const inner = source[Symbol.asyncIterator]();
+      const shown = (result: IteratorResult<StreamItem>): IteratorResult<StreamItem> => {
+        if (result.done === true) {
+          release();
+          return result;
+        }
+        const event = capHistory(result.value.event, maxHistory);
+        return event === result.value.event
+          ? result
+          : { done: false, value: { ...result.value, event } };
+      };
       return {
+        // The events the source has ready, without a promise (core/ready-iterator.ts).
+        nextReady() {
+          try {
+            const result = nextReady(inner);
+            return result === undefined ? undefined : shown(result);
+          } catch (error) {
+            release();
+            throw error;
+          }
+        },
         async next() {
           try {
-            const result = await inner.next();
-            if (result.done === true) {
-              release();
-              return result;
-            }
-            const event = capHistory(result.value.event, maxHistory);
-            return event === result.value.event
-              ? result
-              : { done: false, value: { ...result.value, event } };
+            return shown(await inner.next());
           } catch (error) {
             release();
             throw error;

@@ -109,7 +109,7 @@ export class MemoryTaskStore implements TaskStore, PushConfigStore {
     this.timer.unref?.();
   }
 
-  // create, append, get and findByMessageId answer synchronously (TaskStore allows it; typed
+  // create, append, get, events and findByMessageId answer synchronously (TaskStore allows it; typed
   // MaybePromise so a subclass may wait): the request path then needs no promise per call.
   create(scope: Scope, task: Task, options: CreateOptions = {}): MaybePromise<void> {
     if (this.tasks.has(task.id)) throw new Error(`task ${task.id} already exists`);
@@ -175,7 +175,8 @@ export class MemoryTaskStore implements TaskStore, PushConfigStore {
     return entry && { task: entry.task(), seq: entry.seq };
   }
 
-  async events(scope: Scope, taskId: string, afterSeq: number, limit = 1000): Promise<LogEntry[]> {
+  /** At once (no promise): a stream of a task whose events are all here reads them in one go. */
+  events(scope: Scope, taskId: string, afterSeq: number, limit = 1000): MaybePromise<LogEntry[]> {
     const entry = this.entry(scope, taskId);
     if (!entry) return [];
     const start = Math.max(0, Math.trunc(afterSeq) || 0);
