@@ -10,8 +10,8 @@
  * to the signal it is given and removes it only once the request is garbage collected, and both
  * adding and removing walk the signal's whole listener list (undici also copies that list on
  * every request), so a signal shared by many calls makes every call pay for all the others
- * (docs/benchmarks.md, "The client's deadline signal"). A signal whose calls are all done and
- * that serves no more calls is dropped with its timer.
+ * (docs/benchmarks.md, "Issue 16 point 6: the client's deadline signal"). A signal whose calls
+ * are all done and that serves no more calls is dropped with its timer.
  */
 
 /** The reason a shared deadline signal aborts with; the exchange turns it into its TIMEOUT. */
