@@ -275,7 +275,8 @@ export class A2AClient {
         () =>
           this.pool.run(async (t) => {
             call = createCall(operation, request, options, ++attempts, t, callState);
-            await runBefore(this.interceptors, call);
+            // No interceptors (the usual case): no hop through an async hook runner.
+            if (this.interceptors.length > 0) await runBefore(this.interceptors, call);
             const callOptions = {
               ...options,
               headers: call.headers,
@@ -293,7 +294,7 @@ export class A2AClient {
           onRetry: (n) => this.options.onRetry?.({ operation, ...n }),
         },
       );
-      if (call) await runAfter(this.interceptors, { call, result });
+      if (call && this.interceptors.length > 0) await runAfter(this.interceptors, { call, result });
       runEnd(this.interceptors, { call });
       return result;
     } catch (caught) {

@@ -6,7 +6,12 @@
 import type { z } from 'zod';
 import { PROTOCOL_VERSION } from '../core/interfaces.js';
 import { describeViolations, fieldViolations } from '../core/validate.js';
-import { DEADLINE_PASSED, SHARED_FROM_MS, sharedDeadline } from './deadline-signal.js';
+import {
+  DEADLINE_PASSED,
+  releaseDeadline,
+  SHARED_FROM_MS,
+  sharedDeadline,
+} from './deadline-signal.js';
 import { TransportError } from './errors.js';
 import { isTrustedResult } from './trusted-results.js';
 
@@ -122,11 +127,18 @@ export async function openExchange(request: HttpRequest): Promise<HttpExchange> 
 
 /**
  * The hot path of a unary call without a caller's signal: the deadline is a shared signal (one
- * AbortController and timer per slot of calls, not per call) and nothing is left to clean up.
+ * AbortController and timer per few calls, not per call), handed back when the exchange is over.
  */
 async function unaryExchange(request: HttpRequest): Promise<HttpExchange> {
   const { url, timeoutMs } = request;
-  const signal = sharedDeadline(timeoutMs);
+  const deadline = sharedDeadline(timeoutMs);
+  const { signal } = deadline;
+  let released = false;
+  const release = () => {
+    if (released) return;
+    released = true;
+    releaseDeadline(deadline);
+  };
   const timeout = (error: unknown) =>
     signal.aborted && signal.reason === DEADLINE_PASSED
       ? new TransportError('TIMEOUT', `no reply from ${url} within ${timeoutMs} ms`, { url })
@@ -140,6 +152,7 @@ async function unaryExchange(request: HttpRequest): Promise<HttpExchange> {
       signal,
     });
   } catch (error) {
+    release();
     throw classify(timeout(error), signal, url, 'connect');
   }
   return {
@@ -150,6 +163,8 @@ async function unaryExchange(request: HttpRequest): Promise<HttpExchange> {
         return await response.text();
       } catch (error) {
         throw classify(timeout(error), signal, url, 'read');
+      } finally {
+        release();
       }
     },
     // eslint-disable-next-line require-yield -- a unary exchange has no chunks
@@ -157,6 +172,7 @@ async function unaryExchange(request: HttpRequest): Promise<HttpExchange> {
       throw new Error('a unary exchange is read with text()');
     },
     close() {
+      release();
       response.body?.cancel().catch(() => undefined);
     },
   };
