@@ -90,12 +90,11 @@ export class TaskProjection {
   private readonly artifactIndex = new Map<string, Artifact>();
 
   constructor(task: Task) {
-    this.task = {
-      ...task,
-      status: task.status,
-      ...(task.artifacts ? { artifacts: task.artifacts.map(copyArtifact) } : {}),
-      ...(task.history ? { history: [...task.history] } : {}),
-    };
+    // Object.assign, not a spread with more members: V8 gives each object made that way a map
+    // of its own, and every reader of the task (writers, packing) then reads it megamorphically.
+    this.task = Object.assign({}, task, { status: task.status });
+    if (task.artifacts) this.task.artifacts = task.artifacts.map(copyArtifact);
+    if (task.history) this.task.history = [...task.history];
     for (const a of this.task.artifacts ?? []) this.artifactIndex.set(a.artifactId, a);
   }
 

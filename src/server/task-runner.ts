@@ -131,7 +131,9 @@ export class TaskRunner {
   private *starting(start: StartOptions): Flow<StartResult> {
     const { scope, message, taskId, contextId, current } = start;
     const handle = new TaskHandle(taskId, contextId);
-    const userMessage: Message = { ...message, taskId, contextId };
+    // Not `{ ...message, taskId, contextId }`: V8 gives each object made so a map of its own, and
+    // every later reader of the message (writers, packing) then reads it megamorphically.
+    const userMessage: Message = Object.assign({}, message, { taskId, contextId });
     // The agent sees the task as it was before this message (stores may hand out live objects).
     const before = current && snapshot(current.task);
     const exec: Execution = {

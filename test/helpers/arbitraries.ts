@@ -1,6 +1,6 @@
 /**
  * fast-check generators shared by the property tests that prove a hand-written writer equal to
- * a general one (src/security/audit-canonical.test.ts, src/bindings/v03/jsonrpc-text.test.ts):
+ * a general one (src/security/audit-canonical.test.ts, src/bindings/v03/text.test.ts):
  * objects of known members with the variations such writers must get right.
  */
 import fc from 'fast-check';

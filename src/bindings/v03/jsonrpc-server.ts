@@ -24,7 +24,7 @@ import {
   httpStatus03,
   requestedExtensions03,
 } from './errors.js';
-import { jsonRpcEventText03, jsonRpcResultText03 } from './jsonrpc-text.js';
+import { eventText03, jsonRpcResultText03 } from './text.js';
 import { jsonRpcParamsFrom03 } from './requests.js';
 import { V03_OPERATIONS, V03_VERSION } from './wire.js';
 
@@ -62,7 +62,7 @@ export async function handleJsonRpc03(
         headers: addExtensionsHeader03({ ...SSE_HEADERS }, ctx.call.activatedExtensions),
         body: encodeSse(source, {
           keepAliveMs: ctx.keepAliveMs,
-          data: (item) => resultText(idJson, jsonRpcEventText03(item.event)),
+          data: (item) => resultText(idJson, eventText03(item.event, 'jsonrpc')),
           errorFrame: (error) => sseFrame(errorJson03(idJson, toA2AError(error, ctx.onError))),
         }),
       };

@@ -16,14 +16,15 @@ import { withLastEventId } from '../../http/service-params.js';
 import { SSE_HEADERS, encodeSse, sseFrame } from '../../http/sse-encode.js';
 import type { HttpRequest, HttpResponse } from '../../http/types.js';
 import { cardTo03 } from './card.js';
-import { eventTo03, isObject, type Json } from './convert.js';
+import { isObject, type Json } from './convert.js';
 import {
   addExtensionsHeader03,
   errorObject03,
   httpStatus03,
   requestedExtensions03,
 } from './errors.js';
-import { createConfigFrom03, protoResultTo03, sendParamsFrom03 } from './requests.js';
+import { createConfigFrom03, sendParamsFrom03 } from './requests.js';
+import { eventText03, protoResultText03 } from './text.js';
 import { V03_VERSION } from './wire.js';
 
 const JSON_TYPE = 'application/json';
@@ -117,7 +118,7 @@ export async function handleRest03(
         headers: addExtensionsHeader03({ ...SSE_HEADERS }, ctx.call.activatedExtensions),
         body: encodeSse(source, {
           keepAliveMs: ctx.keepAliveMs,
-          data: (item) => JSON.stringify(eventTo03(item.event, 'proto')),
+          data: (item) => eventText03(item.event, 'proto'),
           errorFrame: (error) =>
             `event: error\n${sseFrame(JSON.stringify(errorObject03(toA2AError(error, ctx.onError))))}`,
         }),
@@ -134,7 +135,7 @@ export async function handleRest03(
     return {
       status: 200,
       headers: addExtensionsHeader03({ 'content-type': JSON_TYPE }, ctx.call.activatedExtensions),
-      body: JSON.stringify(protoResultTo03(name, result, cardTo03)),
+      body: protoResultText03(name, result, cardTo03),
     };
   } catch (error) {
     return errorResponse03(toA2AError(error, ctx.onError));

@@ -1,9 +1,10 @@
 /**
- * The 0.3 JSON-RPC writer (jsonrpc-text.ts) against the converters it replaces on the server
- * (`JSON.stringify` of `jsonRpcResultTo03` / `eventTo03(…, 'jsonrpc')`): byte for byte the same
- * text, and a throw exactly when they throw, for tasks, messages, artifacts, parts (text, file,
- * data), metadata and status/artifact updates with every optional member, odd strings, values of
- * the wrong type or with no JSON form, holes in arrays and objects that are not plain.
+ * The 0.3 writer (text.ts) against the converters it replaces on the server, in both dialects:
+ * `JSON.stringify` of `jsonRpcResultTo03` / `eventTo03(…, 'jsonrpc')` for JSON-RPC, of
+ * `protoResultTo03` / `eventTo03(…, 'proto')` for HTTP+JSON. Byte for byte the same text, and a
+ * throw exactly when they throw, for tasks, messages, artifacts, parts (text, file, data),
+ * metadata and status/artifact updates with every optional member, odd strings, values of the
+ * wrong type or with no JSON form, holes in arrays and objects that are not plain.
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -11,9 +12,10 @@ import { objectOf } from '../../../test/helpers/arbitraries.js';
 import { TASK_STATES } from '../../../test/helpers/shapes.js';
 import type { OperationName } from '../../core/operations.js';
 import type { StreamResponse } from '../../core/schemas/index.js';
+import { cardTo03 } from './card.js';
 import { eventTo03 } from './convert.js';
-import { jsonRpcEventText03, jsonRpcResultText03 } from './jsonrpc-text.js';
-import { jsonRpcResultTo03 } from './requests.js';
+import { jsonRpcResultTo03, protoResultTo03 } from './requests.js';
+import { eventText03, jsonRpcResultText03, protoResultText03 } from './text.js';
 
 type Outcome = string | { threw: true };
 
@@ -153,10 +155,48 @@ const OPERATIONS: readonly OperationName[] = [
   'DeleteTaskPushNotificationConfig',
   'GetExtendedAgentCard',
 ];
+// HTTP+JSON answers every operation with a body (streams: each event as a send answers it).
+const PROTO_OPERATIONS: readonly OperationName[] = [
+  ...OPERATIONS,
+  'SendStreamingMessage',
+  'SubscribeToTask',
+  'CreateTaskPushNotificationConfig',
+  'ListTasks',
+];
 const result = fc.oneof(event, task, odd);
 
 const general = (operation: OperationName, r: unknown) =>
   outcome(() => JSON.stringify(jsonRpcResultTo03(operation, r)) ?? '{}');
+const generalProto = (operation: OperationName, r: unknown) =>
+  outcome(() => JSON.stringify(protoResultTo03(operation, r, cardTo03)));
+
+const taskId = '01a233af-3143-7f0b-86f3-0a3a22b4f899';
+const contextId = '01a233af-3143-7047-bd8d-972a7862843f';
+/** An echo task as the server answers it, with escapes in the texts. */
+const echoAnswer = (state: string) => ({
+  task: {
+    id: taskId,
+    contextId,
+    status: { state, timestamp: '2026-12-01T22:17:29.155Z' },
+    history: [
+      {
+        messageId: 'm-1',
+        role: 'ROLE_USER',
+        parts: [{ text: 'say "hi"\n😀' }, { url: 'https://x/f', mediaType: 'text/plain' }],
+        taskId,
+        contextId,
+      },
+    ],
+    artifacts: [
+      {
+        artifactId: 'a-1',
+        name: 'echo',
+        parts: [{ data: { n: 1 } }, { data: 2 }, { raw: 'AAE=', filename: 'f.bin' }],
+      },
+    ],
+    metadata: { k: ['v'] },
+  },
+});
 
 describe('jsonRpcResultText03', () => {
   it('writes exactly JSON.stringify(jsonRpcResultTo03(…)), and throws exactly when it throws', () => {
@@ -169,52 +209,72 @@ describe('jsonRpcResultText03', () => {
   });
 
   it('matches on an echo task as the server answers it, with escapes in the texts', () => {
-    const taskId = '01a233af-3143-7f0b-86f3-0a3a22b4f899';
-    const contextId = '01a233af-3143-7047-bd8d-972a7862843f';
-    const answer = {
-      task: {
-        id: taskId,
-        contextId,
-        status: { state: 'TASK_STATE_COMPLETED', timestamp: '2026-12-01T22:17:29.155Z' },
-        history: [
-          {
-            messageId: 'm-1',
-            role: 'ROLE_USER',
-            parts: [{ text: 'say "hi"\n😀' }, { url: 'https://x/f', mediaType: 'text/plain' }],
-            taskId,
-            contextId,
-          },
-        ],
-        artifacts: [{ artifactId: 'a-1', name: 'echo', parts: [{ data: { n: 1 } }, { data: 2 }] }],
-        metadata: { k: ['v'] },
-      },
-    };
+    const answer = echoAnswer('TASK_STATE_COMPLETED');
     const written = jsonRpcResultText03('SendMessage', answer);
     expect(written).toBe(JSON.stringify(jsonRpcResultTo03('SendMessage', answer)));
     expect(JSON.parse(written)).toMatchObject({ kind: 'task', status: { state: 'completed' } });
   });
 });
 
-describe('jsonRpcEventText03', () => {
-  it("writes exactly JSON.stringify(eventTo03(…, 'jsonrpc')), and throws exactly when it throws", () => {
+describe('protoResultText03', () => {
+  it('writes exactly JSON.stringify(protoResultTo03(…)), and throws exactly when it throws', () => {
     fc.assert(
-      fc.property(event, (e) => {
-        const expected = outcome(() => JSON.stringify(eventTo03(e, 'jsonrpc')));
-        expect(outcome(() => jsonRpcEventText03(e))).toEqual(expected);
+      fc.property(fc.constantFrom(...PROTO_OPERATIONS), result, (operation, r) => {
+        const written = outcome(() => protoResultText03(operation, r, cardTo03));
+        expect(written).toEqual(generalProto(operation, r));
       }),
       { numRuns: 5000 },
     );
   });
 
-  it('marks the end of the stream with final, as the converter does', () => {
-    const update = (state: string) => ({
-      statusUpdate: { taskId: 't', contextId: 'c', status: { state }, metadata: { m: 1 } },
+  it('matches on an echo task as the server answers it, in proto-JSON', () => {
+    const answer = echoAnswer('TASK_STATE_CANCELED');
+    const written = protoResultText03('SendMessage', answer, cardTo03);
+    expect(written).toBe(JSON.stringify(protoResultTo03('SendMessage', answer, cardTo03)));
+    expect(JSON.parse(written)).toMatchObject({
+      task: {
+        status: { state: 'TASK_STATE_CANCELLED' },
+        history: [
+          { content: [{ text: 'say "hi"\n😀' }, { file: { fileWithUri: 'https://x/f' } }] },
+        ],
+        artifacts: [
+          { parts: [{ data: { data: { n: 1 } } }, { data: { data: { value: 2 } } }, {}] },
+        ],
+      },
     });
-    for (const state of ['TASK_STATE_WORKING', 'TASK_STATE_INPUT_REQUIRED', 'TASK_STATE_FAILED']) {
-      const e = update(state);
-      expect(jsonRpcEventText03(e)).toBe(
-        JSON.stringify(eventTo03(e as unknown as StreamResponse, 'jsonrpc')),
-      );
-    }
+    const task = answer.task;
+    expect(protoResultText03('GetTask', task, cardTo03)).toBe(
+      JSON.stringify(protoResultTo03('GetTask', task, cardTo03)),
+    );
   });
+});
+
+describe('eventText03', () => {
+  for (const dialect of ['jsonrpc', 'proto'] as const) {
+    it(`writes exactly JSON.stringify(eventTo03(…, '${dialect}')), and throws exactly when it throws`, () => {
+      fc.assert(
+        fc.property(event, (e) => {
+          const expected = outcome(() => JSON.stringify(eventTo03(e, dialect)));
+          expect(outcome(() => eventText03(e, dialect))).toEqual(expected);
+        }),
+        { numRuns: 5000 },
+      );
+    });
+
+    it(`marks the end of the stream with final, as the converter does (${dialect})`, () => {
+      const update = (state: string) => ({
+        statusUpdate: { taskId: 't', contextId: 'c', status: { state }, metadata: { m: 1 } },
+      });
+      for (const state of [
+        'TASK_STATE_WORKING',
+        'TASK_STATE_INPUT_REQUIRED',
+        'TASK_STATE_FAILED',
+      ]) {
+        const e = update(state);
+        expect(eventText03(e, dialect)).toBe(
+          JSON.stringify(eventTo03(e as unknown as StreamResponse, dialect)),
+        );
+      }
+    });
+  }
 });
