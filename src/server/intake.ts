@@ -8,7 +8,7 @@
  * a duplicate is the same message, not another one under the same id).
  */
 import { A2AError } from '../core/errors.js';
-import { isPromise, run, wait, type Flow, type MaybePromise } from '../core/maybe-async.js';
+import { isPromise, run, type Flow, type MaybePromise } from '../core/maybe-async.js';
 import { newId } from '../core/ids.js';
 import type { Message, SendMessageRequest } from '../core/schemas/index.js';
 import { isSettled, isTerminal } from '../core/task-state.js';
@@ -120,11 +120,13 @@ export class MessageIntake {
     // message index is read (two reads at once, not one after the other); a retry ignores it.
     const admitting = message.taskId ? undefined : this.options.interrupted?.admit(scope);
     admitting?.catch(() => undefined);
-    const known = yield* wait(this.options.store.findByMessageId(scope, message.messageId));
+    const finding = this.options.store.findByMessageId(scope, message.messageId);
+    const known = (isPromise(finding) ? yield finding : finding) as Awaited<typeof finding>;
     // The same content (taskId and contextId included) from the same caller: a retry while its
     // first attempt still runs, or within the window after that.
     if (known && known.fingerprint === fingerprint) {
-      const record = yield* wait(this.options.store.get(scope, known.taskId));
+      const getting = this.options.store.get(scope, known.taskId);
+      const record = (isPromise(getting) ? yield getting : getting) as Awaited<typeof getting>;
       const running = record !== undefined && !isSettled(record.task.status.state);
       if (record && (running || known.ageMs <= this.windowMs)) {
         return { taskId: known.taskId, seq: record.seq, created: false };
@@ -169,15 +171,15 @@ export class MessageIntake {
       const admitting = admitted === undefined ? this.options.interrupted?.admit(scope) : admitted;
       yield admitting;
       // spec §3.4.1: a missing contextId is generated; a client-chosen new one is accepted.
-      return yield* wait(
-        runner.start({
-          ...base,
-          taskId: newId(),
-          contextId: message.contextId || newId(),
-        }),
-      );
+      const starting = runner.start({
+        ...base,
+        taskId: newId(),
+        contextId: message.contextId || newId(),
+      });
+      return (isPromise(starting) ? yield starting : starting) as Awaited<typeof starting>;
     }
-    const record = yield* wait(taskRecord(this.options.store, scope, message.taskId));
+    const reading = taskRecord(this.options.store, scope, message.taskId);
+    const record = (isPromise(reading) ? yield reading : reading) as Awaited<typeof reading>;
     const { task } = record;
     if (message.contextId && message.contextId !== task.contextId) {
       throw new A2AError(
@@ -223,14 +225,13 @@ export class MessageIntake {
       throw new TaskBudgetError(task.id, held + messageSize(message), maxTaskBytes);
     }
     yield register?.(task.id);
-    return yield* wait(
-      runner.start({
-        ...base,
-        taskId: task.id,
-        contextId: task.contextId ?? newId(),
-        current: record,
-      }),
-    );
+    const resuming = runner.start({
+      ...base,
+      taskId: task.id,
+      contextId: task.contextId ?? newId(),
+      current: record,
+    });
+    return (isPromise(resuming) ? yield resuming : resuming) as Awaited<typeof resuming>;
   }
 
   /** Keeps a stateless reply for retries (in this process only: there is no task to find). */

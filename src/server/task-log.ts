@@ -18,7 +18,7 @@
  * refused whole with a {@link TaskBudgetError} before anything is stored. A batch that ends the
  * task with one small status (a failure, a cancel) always fits, so a task can always be finished.
  */
-import { run, wait, type Flow, type MaybePromise } from '../core/maybe-async.js';
+import { isPromise, run, type Flow, type MaybePromise } from '../core/maybe-async.js';
 import { A2AError } from '../core/errors.js';
 import type { StreamResponse, Task, TaskState } from '../core/schemas/index.js';
 import { TaskTransitionError, batchProblem, isTerminal, stateAfter } from '../core/task-state.js';
@@ -285,14 +285,16 @@ export class TaskLog {
     let chain: string[] | undefined;
     let seq: number;
     try {
-      chain = yield* wait(this.audit?.appending(scope, taskId, from, events));
+      const linking = this.audit?.appending(scope, taskId, from, events);
+      chain = (isPromise(linking) ? yield linking : linking) as Awaited<typeof linking>;
       const options =
         chain !== undefined
           ? { ...message, push: this.appendPush, chain }
           : message
             ? { ...message, push: this.appendPush }
             : this.pushOnly;
-      seq = yield* wait(this.store.append(scope, taskId, events, from, options));
+      const appended = this.store.append(scope, taskId, events, from, options);
+      seq = (isPromise(appended) ? yield appended : appended) as Awaited<typeof appended>;
     } catch (error) {
       throw storageFault(`append to task ${taskId}`, error);
     }

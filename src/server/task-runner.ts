@@ -8,7 +8,7 @@
  * it over. However an execution ends, it leaves the running set and its lease is given up, so a
  * task it could not finish is taken over by recovery instead of being held forever.
  */
-import { rejected, run, wait, type Flow, type MaybePromise } from '../core/maybe-async.js';
+import { isPromise, rejected, run, type Flow, type MaybePromise } from '../core/maybe-async.js';
 import { A2AError } from '../core/errors.js';
 import { now } from '../core/ids.js';
 import { agentMessage } from '../core/parts.js';
@@ -46,7 +46,7 @@ export type StartResult =
       /** true when this call created the task */
       created: boolean;
       /** For a resumed task: the task as of `seq`, right after the answer was recorded. */
-      resumed?: Task;
+      resumed?: Task | undefined;
       /**
        * Resolves once this execution has recorded a settled state (terminal or interrupted) or
        * ended: what a blocking SendMessage waits for, without opening a stream.
@@ -166,7 +166,9 @@ export class TaskRunner {
       this.running.set(taskId, exec);
       const submitted = handle.submitted();
       try {
-        if (!(yield* wait(this.own(exec)))) throw busyElsewhere(taskId);
+        const owning = this.own(exec);
+        if (!((isPromise(owning) ? yield owning : owning) as Awaited<typeof owning>))
+          throw busyElsewhere(taskId);
         if (!start.recovered) {
           yield this.write(exec, [{ message: userMessage }, submitted], indexing(start));
           resumed = {
@@ -182,7 +184,7 @@ export class TaskRunner {
         throw error;
       }
       iterator = this.options.agent.execute(context)[Symbol.asyncIterator]();
-      first = yield* wait(next(iterator));
+      first = (yield next(iterator)) as Step;
     } else {
       const task: Task = {
         id: taskId,
@@ -197,7 +199,7 @@ export class TaskRunner {
         throw new TaskBudgetError(taskId, exec.bytes.total, this.log.maxTaskBytes);
       }
       iterator = this.options.agent.execute(context)[Symbol.asyncIterator]();
-      first = yield* wait(next(iterator));
+      first = (yield next(iterator)) as Step;
       if (!('error' in first) && !first.done && isMessage(first.value)) {
         void iterator.return?.().catch(() => undefined);
         return { message: { ...first.value, contextId: first.value.contextId || contextId } };
@@ -208,15 +210,16 @@ export class TaskRunner {
       // not with an inline push config, which must exist before any event is recorded.
       if (this.store.createWith && !start.onCreated && !('error' in first) && !first.done) {
         burst = yield* gather(exec, iterator, first);
-        const entries = yield* wait(this.createWith(exec, task, burst.batch, start));
+        const entries = (yield this.createWith(exec, task, burst.batch, start)) as
+          LogEntry[] | undefined;
         if (entries) {
           yield this.log.announce(scope, taskId, entries);
           exec.done = this.drive(exec, iterator, first, burst, true);
-          const settled = () => whenSettled(exec);
-          return { taskId, seq: 1, created: true, settled, written: () => writtenBy(exec) };
+          return new Started(exec, 1, true, undefined);
         }
       }
-      const created = yield* wait(this.log.create(scope, task, indexing(start)));
+      const creating = this.log.create(scope, task, indexing(start));
+      const created = (isPromise(creating) ? yield creating : creating) as Awaited<typeof creating>;
       exec.seq = 1;
       this.running.set(taskId, exec);
       if (this.options.ownership || start.onCreated) {
@@ -233,11 +236,7 @@ export class TaskRunner {
     }
     const seq = exec.seq;
     exec.done = this.drive(exec, iterator, first, burst, false);
-    const settled = () => whenSettled(exec);
-    const written = () => writtenBy(exec);
-    return resumed
-      ? { taskId, seq, created: false, resumed, settled, written }
-      : { taskId, seq, created: current === undefined, settled, written };
+    return new Started(exec, seq, !resumed && current === undefined, resumed);
   }
 
   /**
@@ -312,7 +311,7 @@ export class TaskRunner {
         if (invalid) throw invalid.error; // the events before it are recorded
         result = last;
         if (stop) break;
-        if (pending) result = yield* wait(pending);
+        if (pending) result = (yield pending) as Step;
         if (isTerminal(exec.state) || exec.abortReason !== undefined) break;
       }
       if ('error' in result) throw result.error;
@@ -475,6 +474,31 @@ function indexing(start: StartOptions): MessageIndexing | undefined {
   return fingerprint === undefined
     ? undefined
     : { messageId: start.message.messageId, fingerprint };
+}
+
+/**
+ * The answer of a start that runs its task here: the waits of a blocking send are methods on
+ * the execution (no closures per start).
+ */
+class Started {
+  readonly taskId: string;
+
+  constructor(
+    private readonly exec: Execution,
+    readonly seq: number,
+    readonly created: boolean,
+    readonly resumed: Task | undefined,
+  ) {
+    this.taskId = exec.handle.id;
+  }
+
+  settled(): MaybePromise<void> {
+    return whenSettled(this.exec);
+  }
+
+  written(): number | undefined {
+    return writtenBy(this.exec);
+  }
 }
 
 /** A copy of a task that later appends to the store cannot change. */
