@@ -18,7 +18,7 @@ import type { LogEntry, MessageIndexing, Scope, TaskStore } from '../stores/type
 import { ConcurrencyError, StorageError } from '../stores/types.js';
 import type { Agent, AgentEvent, ExecutionContext } from './agent.js';
 import type { CallContext } from '../core/call-context.js';
-import { next, type Step } from './agent-steps.js';
+import { AgentSteps, type Step } from './agent-steps.js';
 import { gather, isMessage, type Burst } from './event-batch.js';
 import {
   RESOLVED,
@@ -152,7 +152,7 @@ export class TaskRunner {
     };
     const context = new RunContext(exec, userMessage, before, start);
 
-    let iterator: AsyncIterator<AgentEvent>;
+    let steps: AgentSteps;
     let first: IteratorResult<AgentEvent> | { error: unknown };
     let resumed: Task | undefined;
     /** The agent's first burst, gathered for a creation that could not record it. */
@@ -183,8 +183,8 @@ export class TaskRunner {
         yield this.options.ownership?.release(taskId, exec.state);
         throw error;
       }
-      iterator = this.options.agent.execute(context)[Symbol.asyncIterator]();
-      first = (yield next(iterator)) as Step;
+      steps = new AgentSteps(this.options.agent.execute(context)[Symbol.asyncIterator]());
+      first = (yield steps.next()) as Step;
     } else {
       const task: Task = {
         id: taskId,
@@ -198,10 +198,10 @@ export class TaskRunner {
       if (exec.bytes.total > this.log.maxTaskBytes) {
         throw new TaskBudgetError(taskId, exec.bytes.total, this.log.maxTaskBytes);
       }
-      iterator = this.options.agent.execute(context)[Symbol.asyncIterator]();
-      first = (yield next(iterator)) as Step;
+      steps = new AgentSteps(this.options.agent.execute(context)[Symbol.asyncIterator]());
+      first = (yield steps.next()) as Step;
       if (!('error' in first) && !first.done && isMessage(first.value)) {
-        void iterator.return?.().catch(() => undefined);
+        steps.close();
         return { message: { ...first.value, contextId: first.value.contextId || contextId } };
       }
       task.status = { state: 'TASK_STATE_SUBMITTED', timestamp: now() };
@@ -209,12 +209,12 @@ export class TaskRunner {
       // The agent's first burst is recorded with the creation when the store can (one write);
       // not with an inline push config, which must exist before any event is recorded.
       if (this.store.createWith && !start.onCreated && !('error' in first) && !first.done) {
-        burst = yield* gather(exec, iterator, first);
+        burst = yield* gather(exec, steps, first);
         const entries = (yield this.createWith(exec, task, burst.batch, start)) as
           LogEntry[] | undefined;
         if (entries) {
           yield this.log.announce(scope, taskId, entries);
-          exec.done = this.drive(exec, iterator, first, burst, true);
+          exec.done = this.drive(exec, steps, first, burst, true);
           return new Started(exec, 1, true, undefined);
         }
       }
@@ -235,7 +235,7 @@ export class TaskRunner {
       yield this.log.announce(scope, taskId, [created]);
     }
     const seq = exec.seq;
-    exec.done = this.drive(exec, iterator, first, burst, false);
+    exec.done = this.drive(exec, steps, first, burst, false);
     return new Started(exec, seq, !resumed && current === undefined, resumed);
   }
 
@@ -271,13 +271,13 @@ export class TaskRunner {
    */
   private drive(
     exec: Execution,
-    iterator: AsyncIterator<AgentEvent>,
+    steps: AgentSteps,
     first: Step,
     given: Burst | undefined,
     written: boolean,
   ): MaybePromise<void> {
     try {
-      return run(this.driving(exec, iterator, first, given, written));
+      return run(this.driving(exec, steps, first, given, written));
     } catch (error) {
       return rejected(error);
     }
@@ -285,7 +285,7 @@ export class TaskRunner {
 
   private *driving(
     exec: Execution,
-    iterator: AsyncIterator<AgentEvent>,
+    steps: AgentSteps,
     first: Step,
     given: Burst | undefined,
     written: boolean,
@@ -300,7 +300,7 @@ export class TaskRunner {
         // waiting for anything go into one append.
         if (burst === undefined) {
           if ('error' in result || result.done || isTerminal(exec.state)) break;
-          burst = yield* gather(exec, iterator, result);
+          burst = yield* gather(exec, steps, result);
           yield this.write(exec, burst.batch);
         } else if (unwritten) {
           unwritten = false;
@@ -315,7 +315,7 @@ export class TaskRunner {
         if (isTerminal(exec.state) || exec.abortReason !== undefined) break;
       }
       if ('error' in result) throw result.error;
-      if (!result.done) void iterator.return?.().catch(() => undefined);
+      if (!result.done) steps.close();
       if (!isTerminal(exec.state) && !isInterrupted(exec.state) && !exec.stopped) {
         yield this.fail(exec, 'The agent stopped without finishing the task.');
       }
@@ -326,7 +326,7 @@ export class TaskRunner {
       } else if (error instanceof TaskBudgetError && !isTerminal(exec.state) && !exec.stopped) {
         // The agent's write would take the task past its budget: nothing of it was stored.
         abortExecution(exec, new A2AError('INTERNAL', 'the task reached its size limit'));
-        void iterator.return?.().catch(() => undefined);
+        steps.close();
         yield* this.failOrLog(exec, budgetText(error));
       } else if (error instanceof StorageError) {
         exec.fault = error;
