@@ -94,12 +94,10 @@ export class TaskProjection {
   private artifactIndex: Map<string, Artifact> | undefined;
 
   constructor(task: Task) {
-    this.task = {
-      ...task,
-      status: task.status,
-      ...(task.artifacts ? { artifacts: task.artifacts.map(copyArtifact) } : {}),
-      ...(task.history ? { history: [...task.history] } : {}),
-    };
+    const copy: Task = { ...task };
+    if (task.artifacts) copy.artifacts = task.artifacts.map(copyArtifact);
+    if (task.history) copy.history = [...task.history];
+    this.task = copy;
     if ((this.task.artifacts?.length ?? 0) > SCANNED_ARTIFACTS) this.indexArtifacts();
   }
 

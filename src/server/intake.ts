@@ -21,7 +21,7 @@ import { pushNotSupported, type PushConfigs } from './push-configs.js';
 import { TaskBudgetError } from './task-log.js';
 import { taskRecord } from './task-views.js';
 import type { InterruptedTasks } from './interrupted.js';
-import type { StartResult, TaskRunner } from './task-runner.js';
+import type { StartOptions, StartResult, TaskRunner } from './task-runner.js';
 
 /** What the intake works with. */
 export interface MessageIntakeOptions {
@@ -158,10 +158,13 @@ export class MessageIntake {
           .create(scope, inline, taskId, call.protocolVersion)
           .then(() => undefined));
     if (inline) yield push?.validate(inline.url);
-    const base = {
+    // One object for the runner, its ids filled in below (no copy per start).
+    const options: StartOptions = {
       scope,
       call,
       message,
+      taskId: '',
+      contextId: '',
       configuration: params.configuration,
       metadata: params.metadata,
       onCreated: register,
@@ -171,11 +174,9 @@ export class MessageIntake {
       const admitting = admitted === undefined ? this.options.interrupted?.admit(scope) : admitted;
       yield admitting;
       // spec §3.4.1: a missing contextId is generated; a client-chosen new one is accepted.
-      const starting = runner.start({
-        ...base,
-        taskId: newId(),
-        contextId: message.contextId || newId(),
-      });
+      options.taskId = newId();
+      options.contextId = message.contextId || newId();
+      const starting = runner.start(options);
       return (isPromise(starting) ? yield starting : starting) as Awaited<typeof starting>;
     }
     const reading = taskRecord(this.options.store, scope, message.taskId);
@@ -225,12 +226,10 @@ export class MessageIntake {
       throw new TaskBudgetError(task.id, held + messageSize(message), maxTaskBytes);
     }
     yield register?.(task.id);
-    const resuming = runner.start({
-      ...base,
-      taskId: task.id,
-      contextId: task.contextId ?? newId(),
-      current: record,
-    });
+    options.taskId = task.id;
+    options.contextId = task.contextId ?? newId();
+    options.current = record;
+    const resuming = runner.start(options);
     return (isPromise(resuming) ? yield resuming : resuming) as Awaited<typeof resuming>;
   }
 

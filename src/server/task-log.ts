@@ -178,18 +178,27 @@ export class TaskLog {
    * Synchronous when the store is (core/maybe-async.ts); may then throw.
    */
   create(scope: Scope, task: Task, message?: MessageIndexing): MaybePromise<LogEntry> {
-    return run(this.creating(scope, task, message));
-  }
-
-  private *creating(scope: Scope, task: Task, message?: MessageIndexing): Flow<LogEntry> {
+    // Not a flow: one wait, for the store, mapped in place (no promise when it answered at once).
     const bytes = taskSize(task);
     if (bytes > this.maxTaskBytes) throw new TaskBudgetError(task.id, bytes, this.maxTaskBytes);
     const chain = this.audit?.created(task);
+    let creating: MaybePromise<void>;
     try {
-      yield this.store.create(scope, task, chain ? { ...message, chain } : message);
+      creating = this.store.create(scope, task, chain ? { ...message, chain } : message);
     } catch (error) {
       throw storageFault(`create task ${task.id}`, error);
     }
+    if (!isPromise(creating)) return this.created(scope, task);
+    return creating.then(
+      () => this.created(scope, task),
+      (error: unknown) => {
+        throw storageFault(`create task ${task.id}`, error);
+      },
+    );
+  }
+
+  /** A created task's entry, its transition logged. */
+  private created(scope: Scope, task: Task): LogEntry {
     this.transitions?.info(
       transition(scope, task.id, task.contextId ?? '', task.status.state, 1),
       `task ${task.id} ${task.status.state}`,
