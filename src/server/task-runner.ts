@@ -13,22 +13,16 @@ import { A2AError } from '../core/errors.js';
 import { now } from '../core/ids.js';
 import { agentMessage } from '../core/parts.js';
 import type { Message, StreamResponse, Task } from '../core/schemas/index.js';
-import { isInterrupted, isSettled, isTerminal } from '../core/task-state.js';
+import { isInterrupted, isTerminal } from '../core/task-state.js';
 import type { LogEntry, MessageIndexing, Scope, TaskStore } from '../stores/types.js';
 import { ConcurrencyError, StorageError } from '../stores/types.js';
 import type { Agent, AgentEvent, ExecutionContext } from './agent.js';
 import type { CallContext } from '../core/call-context.js';
 import { AgentSteps, type Step } from './agent-steps.js';
 import { gather, isMessage, type Burst } from './event-batch.js';
-import {
-  RESOLVED,
-  RunContext,
-  abortExecution,
-  whenSettled,
-  writeEvents,
-  type Execution,
-} from './execution.js';
+import { RESOLVED, RunContext, abortExecution, writeEvents, type Execution } from './execution.js';
 import { busyElsewhere, reportConflict, type TaskOwnership } from './ownership.js';
+import { Started } from './started.js';
 import { TaskHandle } from './task-handle.js';
 import { TaskBytes } from './event-size.js';
 import { TaskBudgetError, storageFault, type TaskLog } from './task-log.js';
@@ -476,40 +470,10 @@ function indexing(start: StartOptions): MessageIndexing | undefined {
     : { messageId: start.message.messageId, fingerprint };
 }
 
-/**
- * The answer of a start that runs its task here: the waits of a blocking send are methods on
- * the execution (no closures per start).
- */
-class Started {
-  readonly taskId: string;
-
-  constructor(
-    private readonly exec: Execution,
-    readonly seq: number,
-    readonly created: boolean,
-    readonly resumed: Task | undefined,
-  ) {
-    this.taskId = exec.handle.id;
-  }
-
-  settled(): MaybePromise<void> {
-    return whenSettled(this.exec);
-  }
-
-  written(): number | undefined {
-    return writtenBy(this.exec);
-  }
-}
-
 /** A copy of a task that later appends to the store cannot change. */
 function snapshot(task: Task): Task {
   const copy: Task = { ...task };
   if (task.history) copy.history = [...task.history];
   if (task.artifacts) copy.artifacts = task.artifacts.map((a) => ({ ...a, parts: [...a.parts] }));
   return copy;
-}
-
-/** The seq an execution recorded its settled state at (undefined: it did not, or stopped). */
-function writtenBy(exec: Execution): number | undefined {
-  return isSettled(exec.state) && !exec.stopped ? exec.seq : undefined;
 }
