@@ -8,8 +8,10 @@
  * - {@link run} drives a generator written like an async function, `yield` in place of `await`
  *   (`const record = yield* wait(store.get(…))`): a yielded promise is waited for, any other
  *   value is handed back at once, so the whole body runs in one go when nothing it waits for is
- *   pending, with no promise and no microtask turn. Where the value is not needed, a plain
- *   `yield x;` waits the same way without the typed wrapper (one object fewer).
+ *   pending, with no promise and no microtask turn. The hot paths write the same wait without
+ *   the wrapper's generator object: `const x = (yield value) as Awaited<typeof value>` (a value
+ *   is handed back by {@link run} as it is, a promise's settlement is what `yield` returns), or
+ *   a plain `yield x;` where the value is not needed.
  * - {@link runPromise} and {@link rejected} turn a synchronous outcome into a promise where a
  *   caller needs one, as an async function would have made it.
  */
@@ -39,10 +41,29 @@ export function* wait<T>(value: MaybePromise<T>): Generator<unknown, T, unknown>
  * result is then a promise, rejected with what the body threw).
  */
 export function run<T>(flow: Flow<T>): MaybePromise<T> {
-  return resume(flow, flow.next());
+  return resume(flow, flow.next(), undefined);
 }
 
-function resume<T>(flow: Flow<T>, step: IteratorResult<unknown, T>): MaybePromise<T> {
+/**
+ * What a flow resumes with once a promise it yielded settles: made at its first promise and
+ * reused for every one after it (a flow that waits many times, such as the runner's drive over
+ * the agent's steps, makes two callbacks in all instead of two per wait).
+ */
+class Continuation<T> {
+  readonly fulfilled: (value: unknown) => MaybePromise<T>;
+  readonly rejected: (error: unknown) => MaybePromise<T>;
+
+  constructor(flow: Flow<T>) {
+    this.fulfilled = (value) => resume(flow, flow.next(value), this);
+    this.rejected = (error) => resume(flow, flow.throw(error), this);
+  }
+}
+
+function resume<T>(
+  flow: Flow<T>,
+  step: IteratorResult<unknown, T>,
+  continuation: Continuation<T> | undefined,
+): MaybePromise<T> {
   for (;;) {
     if (step.done) return step.value;
     const value = step.value;
@@ -50,10 +71,8 @@ function resume<T>(flow: Flow<T>, step: IteratorResult<unknown, T>): MaybePromis
       step = flow.next(value);
       continue;
     }
-    return (value as Promise<unknown>).then(
-      (settled) => resume(flow, flow.next(settled)),
-      (error: unknown) => resume(flow, flow.throw(error)),
-    );
+    const k = continuation ?? new Continuation(flow);
+    return (value as Promise<unknown>).then(k.fulfilled, k.rejected);
   }
 }
 

@@ -1,5 +1,6 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { Task, TaskState } from './schemas/index.js';
+import type { Artifact, StreamResponse, Task, TaskState } from './schemas/index.js';
 import { TASK_STATES } from './schemas/index.js';
 import {
   TaskProjection,
@@ -178,5 +179,51 @@ describe('batchProblem (the one batch rule of every store and of the task log, s
         expect(batchProblem(from, [status(to)]) !== undefined, `${from} -> ${to}`).toBe(threw);
       }
     }
+  });
+});
+
+/** The reference of artifact updates: every artifact indexed by id in a map (last one wins). */
+function referenceArtifacts(initial: Artifact[], events: StreamResponse[]): Artifact[] {
+  const list = initial.map((a) => ({ ...a, parts: [...a.parts] }));
+  const index = new Map(list.map((a) => [a.artifactId, a]));
+  for (const event of events) {
+    if (!('artifactUpdate' in event)) continue;
+    const { artifact, append } = event.artifactUpdate;
+    const existing = index.get(artifact.artifactId);
+    const copy = { ...artifact, parts: [...artifact.parts] };
+    if (append && existing) existing.parts.push(...artifact.parts);
+    else if (existing) {
+      list[list.indexOf(existing)] = copy;
+      index.set(copy.artifactId, copy);
+    } else {
+      list.push(copy);
+      index.set(copy.artifactId, copy);
+    }
+  }
+  return list;
+}
+
+describe('TaskProjection artifacts (looked up in the list up to 8, then by a map)', () => {
+  it('applies artifact updates as a map by artifact id does', () => {
+    const id = fc.integer({ min: 0, max: 11 }).map((n) => `a${n}`);
+    const part = fc.string({ maxLength: 4 }).map((text) => ({ text }));
+    const artifact = fc.record({
+      artifactId: id,
+      parts: fc.array(part, { minLength: 1, maxLength: 2 }),
+    });
+    fc.assert(
+      fc.property(
+        fc.array(artifact, { maxLength: 10 }),
+        fc.array(fc.record({ artifact, append: fc.boolean() }), { maxLength: 30 }),
+        (initial, updates) => {
+          const events: StreamResponse[] = updates.map(({ artifact: a, append }) => ({
+            artifactUpdate: { taskId: 't1', contextId: 'c1', artifact: a, append },
+          }));
+          const projection = new TaskProjection({ ...task(), artifacts: initial });
+          for (const event of events) projection.apply(event);
+          expect(projection.task.artifacts ?? []).toEqual(referenceArtifacts(initial, events));
+        },
+      ),
+    );
   });
 });

@@ -87,15 +87,20 @@ export class TaskTransitionError extends Error {
  */
 export class TaskProjection {
   readonly task: Task;
-  private readonly artifactIndex = new Map<string, Artifact>();
+  /**
+   * Artifacts by id, made once the task holds more than {@link SCANNED_ARTIFACTS} (most hold one
+   * or none: a few are looked up in the list, still a bounded cost per event).
+   */
+  private artifactIndex: Map<string, Artifact> | undefined;
 
   constructor(task: Task) {
     // Object.assign, not a spread with more members: V8 gives each object made that way a map
     // of its own, and every reader of the task (writers, packing) then reads it megamorphically.
-    this.task = Object.assign({}, task, { status: task.status });
-    if (task.artifacts) this.task.artifacts = task.artifacts.map(copyArtifact);
-    if (task.history) this.task.history = [...task.history];
-    for (const a of this.task.artifacts ?? []) this.artifactIndex.set(a.artifactId, a);
+    const copy: Task = Object.assign({}, task, { status: task.status });
+    if (task.artifacts) copy.artifacts = task.artifacts.map(copyArtifact);
+    if (task.history) copy.history = [...task.history];
+    this.task = copy;
+    if ((this.task.artifacts?.length ?? 0) > SCANNED_ARTIFACTS) this.indexArtifacts();
   }
 
   /** Applies one log entry; throws {@link TaskTransitionError} on a forbidden change. */
@@ -120,7 +125,7 @@ export class TaskProjection {
     } else if ('artifactUpdate' in event) {
       const { artifact, append, generation } = event.artifactUpdate;
       if (generation) this.task.generation = generation;
-      const existing = this.artifactIndex.get(artifact.artifactId);
+      const existing = this.artifact(artifact.artifactId);
       if (append && existing) {
         for (const p of artifact.parts) existing.parts.push(p);
         if (artifact.metadata) existing.metadata = { ...existing.metadata, ...artifact.metadata };
@@ -128,15 +133,34 @@ export class TaskProjection {
         const copy = copyArtifact(artifact);
         const list = this.task.artifacts ?? [];
         list[list.indexOf(existing)] = copy;
-        this.artifactIndex.set(copy.artifactId, copy);
+        this.artifactIndex?.set(copy.artifactId, copy);
       } else {
         const copy = copyArtifact(artifact);
-        (this.task.artifacts ??= []).push(copy);
-        this.artifactIndex.set(copy.artifactId, copy);
+        const list = (this.task.artifacts ??= []);
+        list.push(copy);
+        if (this.artifactIndex) this.artifactIndex.set(copy.artifactId, copy);
+        else if (list.length > SCANNED_ARTIFACTS) this.indexArtifacts();
       }
     } else {
       this.addHistory(event.message);
     }
+  }
+
+  /** The task's artifact with this id. */
+  private artifact(artifactId: string): Artifact | undefined {
+    if (this.artifactIndex) return this.artifactIndex.get(artifactId);
+    // From the end: with repeated ids in the created task, the last one is the one a map keeps.
+    const list = this.task.artifacts ?? [];
+    for (let i = list.length - 1; i >= 0; i--) {
+      if (list[i]?.artifactId === artifactId) return list[i];
+    }
+    return undefined;
+  }
+
+  private indexArtifacts(): void {
+    const index = new Map<string, Artifact>();
+    for (const a of this.task.artifacts ?? []) index.set(a.artifactId, a);
+    this.artifactIndex = index;
   }
 
   private addHistory(message: Message): void {
@@ -144,6 +168,9 @@ export class TaskProjection {
     if (history[history.length - 1]?.messageId !== message.messageId) history.push(message);
   }
 }
+
+/** Artifacts of a projection looked up in its list, not a map (TaskProjection). */
+const SCANNED_ARTIFACTS = 8;
 
 function copyArtifact(a: Artifact): Artifact {
   return { ...a, parts: [...a.parts] };

@@ -3,7 +3,7 @@
  * and validate the wire request, then call the operation with a CallContext.
  */
 import { A2AError } from '../core/errors.js';
-import { runPromise, wait, type Flow } from '../core/maybe-async.js';
+import { isPromise, runPromise, type Flow } from '../core/maybe-async.js';
 import { OPERATIONS, type OperationName } from '../core/operations.js';
 import {
   AgentCard,
@@ -262,7 +262,8 @@ export class A2AServer {
 
   private *sending(params: SendMessageRequest, call: CallContext): Flow<SendMessageResponse> {
     const scope = this.admit(call);
-    const started = yield* wait(this.intake.startOrAttach(params, call, scope));
+    const starting = this.intake.startOrAttach(params, call, scope);
+    const started = (isPromise(starting) ? yield starting : starting) as Awaited<typeof starting>;
     if ('message' in started) return shownTo(call, { message: started.message });
     const historyLength = params.configuration?.historyLength;
     if (!params.configuration?.returnImmediately) {
@@ -271,15 +272,15 @@ export class A2AServer {
       if (started.settled) yield started.settled();
       // As this execution recorded it when it settled (GetOptions.written: no read needed).
       const written = started.written?.();
-      const task = yield* wait(
-        viewTask(this.store, scope, started.taskId, { historyLength }, written),
-      );
+      const viewing = viewTask(this.store, scope, started.taskId, { historyLength }, written);
+      const task = (isPromise(viewing) ? yield viewing : viewing) as Awaited<typeof viewing>;
       // Never a non-final answer: when the execution here stopped early (its lease was taken
       // over), or the task runs elsewhere, follow it until it settles.
       if (isSettled(task.status.state)) return shownTo(call, { task });
       yield this.streams.follow(scope, started.taskId, isSettled, call.signal);
     }
-    const task = yield* wait(this.view(scope, started.taskId, { historyLength }));
+    const viewing = this.view(scope, started.taskId, { historyLength });
+    const task = (isPromise(viewing) ? yield viewing : viewing) as Awaited<typeof viewing>;
     return shownTo(call, { task });
   }
 

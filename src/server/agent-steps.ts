@@ -1,12 +1,11 @@
 /**
- * Reading an agent's async iterator: one step at a time, or the next step only if the agent has
- * it ready within a few microtask turns (so the events of one burst share one append). One
- * promise per step besides the iterator's own; waiting is done by the caller's flow
- * (core/maybe-async.ts).
+ * Reading an agent's async iterator: one step at a time, and whether the step just asked for
+ * has arrived (so the runner can take the next step only if the agent has it ready within a few
+ * microtask turns, and the events of one burst share one append: event-batch.ts). One reader per
+ * execution, whose two callbacks serve every step: a step costs the iterator's own promise and
+ * one `.then`; waiting is done by the caller's flow (core/maybe-async.ts).
  */
-import type { Flow } from '../core/maybe-async.js';
 import type { AgentEvent } from './agent.js';
-import { RESOLVED } from './execution.js';
 
 /** What the agent's iterator gave: an event, its end, or what it threw. */
 export type Step = IteratorResult<AgentEvent> | { error: unknown };
@@ -18,32 +17,29 @@ export const MAX_BATCH = 64;
  * recorded: an async generator yielding without awaiting I/O needs two, three after awaiting a
  * settled value.
  */
-const READY_TURNS = 4;
+export const READY_TURNS = 4;
 
-/**
- * The agent's next step if it is ready within a few microtask turns (it yields without waiting
- * for I/O), else the promise of it (wrapped, so that it is not waited for).
- */
-export function* nextIfReady(
-  iterator: AsyncIterator<AgentEvent>,
-): Flow<Step | { pending: Promise<Step> }> {
-  let step: Step | undefined;
-  const pending = read(iterator, (s) => (step = s));
-  for (let turn = 0; turn < READY_TURNS && step === undefined; turn++) yield RESOLVED;
-  return step ?? { pending };
-}
+/** The steps of one agent's iterator, read one after another (never two at once). */
+export class AgentSteps {
+  /** The step asked for last, once it arrived (undefined while it has not). */
+  ready: Step | undefined;
+  private readonly seen = (step: IteratorResult<AgentEvent>): Step => (this.ready = step);
+  private readonly threw = (error: unknown): Step => (this.ready = { error });
 
-/** The agent's next step (what it threw is a step too). */
-export function next(iterator: AsyncIterator<AgentEvent>): Promise<Step> {
-  return read(iterator, same);
-}
+  constructor(readonly iterator: AsyncIterator<AgentEvent>) {}
 
-function read(iterator: AsyncIterator<AgentEvent>, seen: (step: Step) => Step): Promise<Step> {
-  try {
-    return iterator.next().then(seen, (error: unknown) => seen({ error }));
-  } catch (error) {
-    return Promise.resolve(seen({ error }));
+  /** The agent's next step (what it threw is a step too); `ready` holds it once it arrived. */
+  next(): Promise<Step> {
+    this.ready = undefined;
+    try {
+      return this.iterator.next().then(this.seen, this.threw);
+    } catch (error) {
+      return Promise.resolve(this.threw(error));
+    }
+  }
+
+  /** Ends the agent's iterator early (what that throws or rejects with is ignored). */
+  close(): void {
+    void this.iterator.return?.().catch(() => undefined);
   }
 }
-
-const same = (step: Step): Step => step;

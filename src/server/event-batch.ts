@@ -10,8 +10,8 @@ import { now } from '../core/ids.js';
 import type { Message, StreamResponse, TaskState } from '../core/schemas/index.js';
 import { canTransition, isTerminal } from '../core/task-state.js';
 import type { AgentEvent } from './agent.js';
-import { MAX_BATCH, next, nextIfReady, type Step } from './agent-steps.js';
-import type { Execution } from './execution.js';
+import { MAX_BATCH, READY_TURNS, type AgentSteps, type Step } from './agent-steps.js';
+import { RESOLVED, type Execution } from './execution.js';
 
 /** One burst, ready to be recorded. */
 export interface Burst {
@@ -30,7 +30,7 @@ export interface Burst {
 /** Collects the burst that starts with `first` (an event not recorded yet). */
 export function* gather(
   exec: Execution,
-  iterator: AsyncIterator<AgentEvent>,
+  steps: AgentSteps,
   first: IteratorYieldResult<AgentEvent>,
 ): Flow<Burst> {
   const batch: StreamResponse[] = [];
@@ -48,11 +48,15 @@ export function* gather(
       return { batch, invalid: undefined, stop: true, pending: undefined, last: result };
     }
     if (batch.length >= MAX_BATCH) {
-      return { batch, invalid: undefined, stop: false, pending: next(iterator), last: result };
+      return { batch, invalid: undefined, stop: false, pending: steps.next(), last: result };
     }
-    const step = yield* nextIfReady(iterator);
-    if ('pending' in step) {
-      return { batch, invalid: undefined, stop: false, pending: step.pending, last: result };
+    // The agent's next step if it is ready within a few microtask turns (it yields without
+    // waiting for I/O), else the promise of it (not waited for here).
+    const pending = steps.next();
+    for (let turn = 0; turn < READY_TURNS && steps.ready === undefined; turn++) yield RESOLVED;
+    const step = steps.ready;
+    if (step === undefined) {
+      return { batch, invalid: undefined, stop: false, pending, last: result };
     }
     result = step;
     if ('error' in result || result.done) {

@@ -46,32 +46,40 @@ export function artifactSize(artifact: Artifact): number {
 /** What recording a batch would make of a task's bytes (see {@link TaskBytes.measure}). */
 export interface TaskBytesAfter {
   readonly total: number;
-  /** The artifacts' bytes after the batch; undefined: as before it. */
+  /** The bytes after the batch of the artifacts it changed, by id, when it changed two or more. */
   readonly artifacts: ReadonlyMap<string, number> | undefined;
+  /** The one artifact the batch changed (`artifacts` undefined), and its bytes after it. */
+  readonly artifactId: string | undefined;
+  readonly artifactBytes: number;
 }
 
 /**
  * The approximate bytes one task holds (history, artifacts, status message), kept as events are
  * recorded: a message or a status message adds to the history, an artifact chunk appended adds
- * its parts, an artifact sent again under its id replaces the old one's bytes.
+ * its parts, an artifact sent again under its id replaces the old one's bytes. A task with one
+ * artifact keeps its bytes in two fields; a map is made for the second artifact id.
  */
 export class TaskBytes {
-  /** Bytes by artifact id; made with the task's first artifact (most tasks have one or none). */
+  /** Bytes by artifact id, once the task has two artifact ids or more. */
   private artifacts: Map<string, number> | undefined;
+  /** The task's only artifact id so far (and its bytes), while `artifacts` is undefined. */
+  private soleId: string | undefined;
+  private soleBytes = 0;
   total: number;
 
   constructor(task: Task) {
     this.total = taskSize(task);
-    const { artifacts } = task;
-    if (artifacts !== undefined && artifacts.length > 0) {
-      this.artifacts = new Map(artifacts.map((a) => [a.artifactId, artifactSize(a)]));
-    }
+    for (const a of task.artifacts ?? []) this.set(a.artifactId, artifactSize(a));
   }
 
   /** The bytes after `events`, without recording them. */
   measure(events: readonly StreamResponse[]): TaskBytesAfter {
     let total = this.total;
-    let artifacts: Map<string, number> | undefined;
+    // The artifacts the batch changes, after it (the recorded bytes change only on commit): one
+    // in two variables, a map from the second.
+    let changed: Map<string, number> | undefined;
+    let oneId: string | undefined;
+    let oneBytes = 0;
     for (const event of events) {
       if ('message' in event) total += messageSize(event.message);
       else if ('statusUpdate' in event) {
@@ -79,22 +87,56 @@ export class TaskBytes {
         if (message) total += messageSize(message);
       } else if ('artifactUpdate' in event) {
         const { artifact, append } = event.artifactUpdate;
-        // A copy: the recorded bytes change only once the batch is durable (commit).
-        artifacts ??= new Map(this.artifacts);
-        const before = artifacts.get(artifact.artifactId);
+        const id = artifact.artifactId;
+        if (changed === undefined && oneId !== undefined && oneId !== id) {
+          changed = new Map([[oneId, oneBytes]]);
+        }
+        const before = changed
+          ? changed.has(id)
+            ? changed.get(id)
+            : this.get(id)
+          : id === oneId
+            ? oneBytes
+            : this.get(id);
         const size = artifactSize(artifact);
         const after = append && before !== undefined ? before + size : size;
         total += after - (before ?? 0);
-        artifacts.set(artifact.artifactId, after);
+        if (changed) changed.set(id, after);
+        else {
+          oneId = id;
+          oneBytes = after;
+        }
       }
     }
-    return { total, artifacts };
+    return changed
+      ? { total, artifacts: changed, artifactId: undefined, artifactBytes: 0 }
+      : { total, artifacts: undefined, artifactId: oneId, artifactBytes: oneBytes };
   }
 
   /** Records a measured batch (once it is durable). */
   commit(after: TaskBytesAfter): void {
     this.total = after.total;
-    if (after.artifacts !== undefined) this.artifacts = after.artifacts as Map<string, number>;
+    if (after.artifacts !== undefined) {
+      for (const [id, bytes] of after.artifacts) this.set(id, bytes);
+    } else if (after.artifactId !== undefined) this.set(after.artifactId, after.artifactBytes);
+  }
+
+  private get(artifactId: string): number | undefined {
+    if (this.artifacts) return this.artifacts.get(artifactId);
+    return artifactId === this.soleId ? this.soleBytes : undefined;
+  }
+
+  private set(artifactId: string, bytes: number): void {
+    if (this.artifacts) this.artifacts.set(artifactId, bytes);
+    else if (this.soleId === undefined || this.soleId === artifactId) {
+      this.soleId = artifactId;
+      this.soleBytes = bytes;
+    } else {
+      this.artifacts = new Map([
+        [this.soleId, this.soleBytes],
+        [artifactId, bytes],
+      ]);
+    }
   }
 }
 

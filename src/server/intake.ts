@@ -13,7 +13,7 @@
  * hash. The index keeps a reference to the task's history entry (fingerprint.ts).
  */
 import { A2AError } from '../core/errors.js';
-import { isPromise, run, wait, type Flow, type MaybePromise } from '../core/maybe-async.js';
+import { isPromise, run, type Flow, type MaybePromise } from '../core/maybe-async.js';
 import { newId } from '../core/ids.js';
 import type { Message, SendMessageRequest } from '../core/schemas/index.js';
 import { isSettled, isTerminal } from '../core/task-state.js';
@@ -27,7 +27,7 @@ import { SentMessage, SentMessages, isRetry, type Kept } from './sent-messages.j
 import { TaskBudgetError } from './task-log.js';
 import { taskRecord } from './task-views.js';
 import type { InterruptedTasks } from './interrupted.js';
-import type { StartResult, TaskRunner } from './task-runner.js';
+import type { StartOptions, StartResult, TaskRunner } from './task-runner.js';
 
 /** What the intake works with. */
 export interface MessageIntakeOptions {
@@ -137,11 +137,13 @@ export class MessageIntake {
     const admitting = message.taskId ? undefined : this.options.interrupted?.admit(scope);
     admitting?.catch(() => undefined);
     const { store } = this.options;
-    const known = yield* wait(store.findByMessageId(scope, message.messageId));
+    const finding = store.findByMessageId(scope, message.messageId);
+    const known = (isPromise(finding) ? yield finding : finding) as Awaited<typeof finding>;
     // The same content (taskId and contextId included) from the same caller: a retry while its
     // first attempt still runs, or within the window after that. `''`: indexed with no token.
     if (known && known.fingerprint !== '') {
-      const record = yield* wait(store.get(scope, known.taskId));
+      const getting = store.get(scope, known.taskId);
+      const record = (isPromise(getting) ? yield getting : getting) as Awaited<typeof getting>;
       const running = record !== undefined && !isSettled(record.task.status.state);
       if (
         record &&
@@ -178,25 +180,31 @@ export class MessageIntake {
           .create(scope, inline, taskId, call.protocolVersion)
           .then(() => undefined));
     if (inline) yield push?.validate(inline.url);
-    const base = {
+    // One object for the runner, its ids filled in below (no copy per start).
+    const options: StartOptions = {
       scope,
       call,
       message,
+      taskId: '',
+      contextId: '',
       configuration: params.configuration,
       metadata: params.metadata,
       onCreated: register,
+      fingerprint: undefined,
     };
     if (!message.taskId) {
       const admitting = admitted === undefined ? this.options.interrupted?.admit(scope) : admitted;
       yield admitting;
       // spec §3.4.1: a missing contextId is generated; a client-chosen new one is accepted.
-      const taskId = newId();
-      const contextId = message.contextId || newId();
+      options.taskId = newId();
+      options.contextId = message.contextId || newId();
       // The message is the new task's first history entry.
-      const fingerprint = index ? indexToken(message, 0, taskId, contextId) : undefined;
-      return yield* wait(runner.start({ ...base, taskId, contextId, fingerprint }));
+      if (index) options.fingerprint = indexToken(message, 0, options.taskId, options.contextId);
+      const starting = runner.start(options);
+      return (isPromise(starting) ? yield starting : starting) as Awaited<typeof starting>;
     }
-    const record = yield* wait(taskRecord(this.options.store, scope, message.taskId));
+    const reading = taskRecord(this.options.store, scope, message.taskId);
+    const record = (isPromise(reading) ? yield reading : reading) as Awaited<typeof reading>;
     const { task } = record;
     if (message.contextId && message.contextId !== task.contextId) {
       throw new A2AError(
@@ -242,15 +250,12 @@ export class MessageIntake {
       throw new TaskBudgetError(task.id, held + messageSize(message), maxTaskBytes);
     }
     yield register?.(task.id);
-    return yield* wait(
-      runner.start({
-        ...base,
-        taskId: task.id,
-        contextId: task.contextId ?? newId(),
-        current: record,
-        fingerprint: index ? answerToken(message, task) : undefined,
-      }),
-    );
+    options.taskId = task.id;
+    options.contextId = task.contextId ?? newId();
+    options.current = record;
+    if (index) options.fingerprint = answerToken(message, task);
+    const resuming = runner.start(options);
+    return (isPromise(resuming) ? yield resuming : resuming) as Awaited<typeof resuming>;
   }
 
   /** Keeps a stateless reply for retries (in this process only: there is no task to find). */

@@ -28,13 +28,16 @@ export interface ArtifactOptions {
   extensions?: string[];
 }
 
+/** The steps of a handle that has none, shared (never pushed to: {@link TaskHandle.step} makes a list). */
+const NO_STEPS: TrajectoryStep[] = [];
+
 type StatusEvent = Extract<AgentEvent, { statusUpdate: unknown }>;
 type ArtifactEvent = Extract<AgentEvent, { artifactUpdate: unknown }>;
 
 /** The event builder `execute` receives as `task`. */
 export class TaskHandle {
-  /** Steps recorded with {@link step} and not yet attached to a part. */
-  private steps: TrajectoryStep[] = [];
+  /** Steps recorded with {@link step} and not yet attached to a part (none: a shared empty list). */
+  private steps: TrajectoryStep[] = NO_STEPS;
 
   constructor(
     readonly id: string,
@@ -57,6 +60,7 @@ export class TaskHandle {
    * extension never see it. A status without content then gets a message naming the tools.
    */
   step(step: StepInput): this {
+    if (this.steps === NO_STEPS) this.steps = [];
     this.steps.push(trajectoryStep(step));
     return this;
   }
@@ -138,7 +142,7 @@ export class TaskHandle {
     const [first, ...rest] = parts;
     if (this.steps.length === 0 || first === undefined) return parts;
     const steps = this.steps;
-    this.steps = [];
+    this.steps = NO_STEPS;
     const earlier = first.metadata?.[TRAJECTORY_EXTENSION];
     const all = Array.isArray(earlier) ? [...(earlier as TrajectoryStep[]), ...steps] : steps;
     return [{ ...first, metadata: { ...first.metadata, [TRAJECTORY_EXTENSION]: all } }, ...rest];

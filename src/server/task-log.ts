@@ -18,7 +18,7 @@
  * refused whole with a {@link TaskBudgetError} before anything is stored. A batch that ends the
  * task with one small status (a failure, a cancel) always fits, so a task can always be finished.
  */
-import { run, wait, type Flow, type MaybePromise } from '../core/maybe-async.js';
+import { isPromise, run, type Flow, type MaybePromise } from '../core/maybe-async.js';
 import { A2AError } from '../core/errors.js';
 import type { StreamResponse, Task, TaskState } from '../core/schemas/index.js';
 import { TaskTransitionError, batchProblem, isTerminal, stateAfter } from '../core/task-state.js';
@@ -178,18 +178,27 @@ export class TaskLog {
    * Synchronous when the store is (core/maybe-async.ts); may then throw.
    */
   create(scope: Scope, task: Task, message?: MessageIndexing): MaybePromise<LogEntry> {
-    return run(this.creating(scope, task, message));
-  }
-
-  private *creating(scope: Scope, task: Task, message?: MessageIndexing): Flow<LogEntry> {
+    // Not a flow: one wait, for the store, mapped in place (no promise when it answered at once).
     const bytes = taskSize(task);
     if (bytes > this.maxTaskBytes) throw new TaskBudgetError(task.id, bytes, this.maxTaskBytes);
     const chain = this.audit?.created(task);
+    let creating: MaybePromise<void>;
     try {
-      yield this.store.create(scope, task, chain ? { ...message, chain } : message);
+      creating = this.store.create(scope, task, chain ? { ...message, chain } : message);
     } catch (error) {
       throw storageFault(`create task ${task.id}`, error);
     }
+    if (!isPromise(creating)) return this.created(scope, task);
+    return creating.then(
+      () => this.created(scope, task),
+      (error: unknown) => {
+        throw storageFault(`create task ${task.id}`, error);
+      },
+    );
+  }
+
+  /** A created task's entry, its transition logged. */
+  private created(scope: Scope, task: Task): LogEntry {
     this.transitions?.info(
       transition(scope, task.id, task.contextId ?? '', task.status.state, 1),
       `task ${task.id} ${task.status.state}`,
@@ -285,14 +294,16 @@ export class TaskLog {
     let chain: string[] | undefined;
     let seq: number;
     try {
-      chain = yield* wait(this.audit?.appending(scope, taskId, from, events));
+      const linking = this.audit?.appending(scope, taskId, from, events);
+      chain = (isPromise(linking) ? yield linking : linking) as Awaited<typeof linking>;
       const options =
         chain !== undefined
           ? { ...message, push: this.appendPush, chain }
           : message
             ? { ...message, push: this.appendPush }
             : this.pushOnly;
-      seq = yield* wait(this.store.append(scope, taskId, events, from, options));
+      const appended = this.store.append(scope, taskId, events, from, options);
+      seq = (isPromise(appended) ? yield appended : appended) as Awaited<typeof appended>;
     } catch (error) {
       throw storageFault(`append to task ${taskId}`, error);
     }

@@ -8,28 +8,22 @@
  * it over. However an execution ends, it leaves the running set and its lease is given up, so a
  * task it could not finish is taken over by recovery instead of being held forever.
  */
-import { rejected, run, wait, type Flow, type MaybePromise } from '../core/maybe-async.js';
+import { isPromise, rejected, run, type Flow, type MaybePromise } from '../core/maybe-async.js';
 import { A2AError } from '../core/errors.js';
 import { now } from '../core/ids.js';
 import { ShortLivedMap } from '../core/short-lived-map.js';
 import { agentMessage } from '../core/parts.js';
 import type { Message, StreamResponse, Task } from '../core/schemas/index.js';
-import { isInterrupted, isSettled, isTerminal } from '../core/task-state.js';
+import { isInterrupted, isTerminal } from '../core/task-state.js';
 import type { LogEntry, MessageIndexing, Scope, TaskStore } from '../stores/types.js';
 import { ConcurrencyError, StorageError } from '../stores/types.js';
 import type { Agent, AgentEvent, ExecutionContext } from './agent.js';
 import type { CallContext } from '../core/call-context.js';
-import { next, type Step } from './agent-steps.js';
+import { AgentSteps, type Step } from './agent-steps.js';
 import { gather, isMessage, type Burst } from './event-batch.js';
-import {
-  RESOLVED,
-  RunContext,
-  abortExecution,
-  whenSettled,
-  writeEvents,
-  type Execution,
-} from './execution.js';
+import { RESOLVED, RunContext, abortExecution, writeEvents, type Execution } from './execution.js';
 import { busyElsewhere, reportConflict, type TaskOwnership } from './ownership.js';
+import { Started } from './started.js';
 import { TaskHandle } from './task-handle.js';
 import { TaskBytes } from './event-size.js';
 import { TaskBudgetError, storageFault, type TaskLog } from './task-log.js';
@@ -47,7 +41,7 @@ export type StartResult =
       /** true when this call created the task */
       created: boolean;
       /** For a resumed task: the task as of `seq`, right after the answer was recorded. */
-      resumed?: Task;
+      resumed?: Task | undefined;
       /**
        * Resolves once this execution has recorded a settled state (terminal or interrupted) or
        * ended: what a blocking SendMessage waits for, without opening a stream.
@@ -156,7 +150,7 @@ export class TaskRunner {
     };
     const context = new RunContext(exec, userMessage, before, start);
 
-    let iterator: AsyncIterator<AgentEvent>;
+    let steps: AgentSteps;
     let first: IteratorResult<AgentEvent> | { error: unknown };
     let resumed: Task | undefined;
     /** The agent's first burst, gathered for a creation that could not record it. */
@@ -170,7 +164,9 @@ export class TaskRunner {
       this.running.set(taskId, exec);
       const submitted = handle.submitted();
       try {
-        if (!(yield* wait(this.own(exec)))) throw busyElsewhere(taskId);
+        const owning = this.own(exec);
+        if (!((isPromise(owning) ? yield owning : owning) as Awaited<typeof owning>))
+          throw busyElsewhere(taskId);
         if (!start.recovered) {
           yield this.write(exec, [{ message: userMessage }, submitted], indexing(start));
           resumed = {
@@ -185,8 +181,8 @@ export class TaskRunner {
         yield this.options.ownership?.release(taskId, exec.state);
         throw error;
       }
-      iterator = this.options.agent.execute(context)[Symbol.asyncIterator]();
-      first = yield* wait(next(iterator));
+      steps = new AgentSteps(this.options.agent.execute(context)[Symbol.asyncIterator]());
+      first = (yield steps.next()) as Step;
     } else {
       const task: Task = {
         id: taskId,
@@ -200,10 +196,10 @@ export class TaskRunner {
       if (exec.bytes.total > this.log.maxTaskBytes) {
         throw new TaskBudgetError(taskId, exec.bytes.total, this.log.maxTaskBytes);
       }
-      iterator = this.options.agent.execute(context)[Symbol.asyncIterator]();
-      first = yield* wait(next(iterator));
+      steps = new AgentSteps(this.options.agent.execute(context)[Symbol.asyncIterator]());
+      first = (yield steps.next()) as Step;
       if (!('error' in first) && !first.done && isMessage(first.value)) {
-        void iterator.return?.().catch(() => undefined);
+        steps.close();
         return { message: { ...first.value, contextId: first.value.contextId || contextId } };
       }
       task.status = { state: 'TASK_STATE_SUBMITTED', timestamp: now() };
@@ -211,16 +207,17 @@ export class TaskRunner {
       // The agent's first burst is recorded with the creation when the store can (one write);
       // not with an inline push config, which must exist before any event is recorded.
       if (this.store.createWith && !start.onCreated && !('error' in first) && !first.done) {
-        burst = yield* gather(exec, iterator, first);
-        const entries = yield* wait(this.createWith(exec, task, burst.batch, start));
+        burst = yield* gather(exec, steps, first);
+        const entries = (yield this.createWith(exec, task, burst.batch, start)) as
+          LogEntry[] | undefined;
         if (entries) {
           yield this.log.announce(scope, taskId, entries);
-          exec.done = this.drive(exec, iterator, first, burst, true);
-          const settled = () => whenSettled(exec);
-          return { taskId, seq: 1, created: true, settled, written: () => writtenBy(exec) };
+          exec.done = this.drive(exec, steps, first, burst, true);
+          return new Started(exec, 1, true, undefined);
         }
       }
-      const created = yield* wait(this.log.create(scope, task, indexing(start)));
+      const creating = this.log.create(scope, task, indexing(start));
+      const created = (isPromise(creating) ? yield creating : creating) as Awaited<typeof creating>;
       exec.seq = 1;
       this.running.set(taskId, exec);
       if (this.options.ownership || start.onCreated) {
@@ -236,12 +233,8 @@ export class TaskRunner {
       yield this.log.announce(scope, taskId, [created]);
     }
     const seq = exec.seq;
-    exec.done = this.drive(exec, iterator, first, burst, false);
-    const settled = () => whenSettled(exec);
-    const written = () => writtenBy(exec);
-    return resumed
-      ? { taskId, seq, created: false, resumed, settled, written }
-      : { taskId, seq, created: current === undefined, settled, written };
+    exec.done = this.drive(exec, steps, first, burst, false);
+    return new Started(exec, seq, !resumed && current === undefined, resumed);
   }
 
   /**
@@ -276,13 +269,13 @@ export class TaskRunner {
    */
   private drive(
     exec: Execution,
-    iterator: AsyncIterator<AgentEvent>,
+    steps: AgentSteps,
     first: Step,
     given: Burst | undefined,
     written: boolean,
   ): MaybePromise<void> {
     try {
-      return run(this.driving(exec, iterator, first, given, written));
+      return run(this.driving(exec, steps, first, given, written));
     } catch (error) {
       return rejected(error);
     }
@@ -290,7 +283,7 @@ export class TaskRunner {
 
   private *driving(
     exec: Execution,
-    iterator: AsyncIterator<AgentEvent>,
+    steps: AgentSteps,
     first: Step,
     given: Burst | undefined,
     written: boolean,
@@ -305,7 +298,7 @@ export class TaskRunner {
         // waiting for anything go into one append.
         if (burst === undefined) {
           if ('error' in result || result.done || isTerminal(exec.state)) break;
-          burst = yield* gather(exec, iterator, result);
+          burst = yield* gather(exec, steps, result);
           yield this.write(exec, burst.batch);
         } else if (unwritten) {
           unwritten = false;
@@ -316,11 +309,11 @@ export class TaskRunner {
         if (invalid) throw invalid.error; // the events before it are recorded
         result = last;
         if (stop) break;
-        if (pending) result = yield* wait(pending);
+        if (pending) result = (yield pending) as Step;
         if (isTerminal(exec.state) || exec.abortReason !== undefined) break;
       }
       if ('error' in result) throw result.error;
-      if (!result.done) void iterator.return?.().catch(() => undefined);
+      if (!result.done) steps.close();
       if (!isTerminal(exec.state) && !isInterrupted(exec.state) && !exec.stopped) {
         yield this.fail(exec, 'The agent stopped without finishing the task.');
       }
@@ -331,7 +324,7 @@ export class TaskRunner {
       } else if (error instanceof TaskBudgetError && !isTerminal(exec.state) && !exec.stopped) {
         // The agent's write would take the task past its budget: nothing of it was stored.
         abortExecution(exec, new A2AError('INTERNAL', 'the task reached its size limit'));
-        void iterator.return?.().catch(() => undefined);
+        steps.close();
         yield* this.failOrLog(exec, budgetText(error));
       } else if (error instanceof StorageError) {
         exec.fault = error;
@@ -487,9 +480,4 @@ function snapshot(task: Task): Task {
   if (task.history) copy.history = [...task.history];
   if (task.artifacts) copy.artifacts = task.artifacts.map((a) => ({ ...a, parts: [...a.parts] }));
   return copy;
-}
-
-/** The seq an execution recorded its settled state at (undefined: it did not, or stopped). */
-function writtenBy(exec: Execution): number | undefined {
-  return isSettled(exec.state) && !exec.stopped ? exec.seq : undefined;
 }

@@ -8,6 +8,8 @@ export class MemoryEventBus implements EventBus {
 
   /** Delivers at once, without a promise (the hot path of a single process). */
   publish(tenant: string, taskId: string, entry: LogEntry): void {
+    // No listener at all (blocking sends, no stream open): no key to build.
+    if (this.listeners.size === 0) return;
     const set = this.listeners.get(busKey(tenant, taskId));
     if (!set) return;
     for (const listener of set) {
