@@ -295,7 +295,7 @@ describe('the packed text against JSON.stringify', () => {
           expect(JSON.stringify(unpackTask(packed, k))).toBe(JSON.stringify(snapshot));
         }
       }),
-      { numRuns: 3000 },
+      { numRuns: 1500 },
     );
   });
 
