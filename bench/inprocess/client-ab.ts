@@ -11,9 +11,9 @@
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ClientFactory } from '@a2a-js/sdk/client';
-import { Role } from '@a2a-js/sdk';
 import type * as ClientModule from '../../src/client/index.js';
 import type * as PartsModule from '../../src/core/parts.js';
+import { a2aJsHelloRequest } from '../load/client-load.js';
 import { A2A_HEADERS, jsonrpcBody } from '../load/requests.js';
 import { nextMessageId } from '../load/sse-load.js';
 import { Child } from '../proc.js';
@@ -51,29 +51,7 @@ try {
     },
     'a2a-kit A2AClient': await kitSender(resolve(here, '../..'), url),
     ...(base ? { 'a2a-kit base': await kitSender(join(base, 'dist/bench-run'), url) } : {}),
-    '@a2a-js/sdk client': () =>
-      a2ajs.sendMessage({
-        tenant: '',
-        message: {
-          messageId: nextMessageId(),
-          contextId: '',
-          taskId: '',
-          role: Role.ROLE_USER,
-          parts: [
-            {
-              content: { $case: 'text', value: 'hello' },
-              metadata: undefined,
-              filename: '',
-              mediaType: '',
-            },
-          ],
-          metadata: undefined,
-          extensions: [],
-          referenceTaskIds: [],
-        },
-        configuration: undefined,
-        metadata: undefined,
-      }),
+    '@a2a-js/sdk client': () => a2ajs.sendMessage(a2aJsHelloRequest()),
   };
   const names = Object.keys(senders);
   const samples = new Map<string, number[]>(names.map((n) => [n, []]));

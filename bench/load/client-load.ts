@@ -57,28 +57,7 @@ async function sender(url: string, kind: ClientKind): Promise<Send> {
   } else {
     const client = await new ClientFactory().createFromUrl(url);
     send = async () => {
-      await client.sendMessage({
-        tenant: '',
-        message: {
-          messageId: nextMessageId(),
-          contextId: '',
-          taskId: '',
-          role: Role.ROLE_USER,
-          parts: [
-            {
-              content: { $case: 'text', value: 'hello' },
-              metadata: undefined,
-              filename: '',
-              mediaType: '',
-            },
-          ],
-          metadata: undefined,
-          extensions: [],
-          referenceTaskIds: [],
-        },
-        configuration: undefined,
-        metadata: undefined,
-      });
+      await client.sendMessage(a2aJsHelloRequest());
     };
   }
   senders.set(key, send);
@@ -100,4 +79,30 @@ export async function clientLoad(spec: ClientLoadSpec): Promise<ClientLoadResult
   const wall = (performance.now() - begin) * 1000;
   const cpu = process.cpuUsage(cpu0);
   return { calls, cpuPerCall: (cpu.user + cpu.system) / calls, wallPerCall: wall / calls };
+}
+
+/** The @a2a-js/sdk client's form of a one-part "hello" user message with a fresh messageId. */
+export function a2aJsHelloRequest() {
+  return {
+    tenant: '',
+    message: {
+      messageId: nextMessageId(),
+      contextId: '',
+      taskId: '',
+      role: Role.ROLE_USER,
+      parts: [
+        {
+          content: { $case: 'text' as const, value: 'hello' },
+          metadata: undefined,
+          filename: '',
+          mediaType: '',
+        },
+      ],
+      metadata: undefined,
+      extensions: [],
+      referenceTaskIds: [],
+    },
+    configuration: undefined,
+    metadata: undefined,
+  };
 }
