@@ -22,9 +22,8 @@ export interface Scope {
 }
 
 /**
- * W3C Trace Context fields (`traceparent`, `tracestate`, `baggage`, lower-case names) carried with
- * work that outlives the call that caused it: bus entries, push deliveries. Opaque to stores and
- * buses: they keep and pass it on as is (docs/observability.md).
+ * W3C Trace Context fields (`traceparent`, `tracestate`, `baggage`, lower-case) carried with bus
+ * entries and push deliveries; stores and buses pass it on as is (docs/observability.md).
  */
 export type TraceCarrier = Readonly<Record<string, string>>;
 
@@ -77,12 +76,8 @@ export interface TaskPage {
 }
 
 /**
- * The user message of a write, indexed so a retry of it can be recognized: its messageId and a
- * token the server makes of its content, `fingerprint`, which the store keeps as is and hands back
- * (`IndexedMessage.fingerprint`) without reading it. The server writes either a hash of the
- * canonical message or, mostly, a reference to the entry of the written task's history that holds
- * the message (so a send whose messageId is new hashes nothing): for retries to be recognized, a
- * store's `get` returns a task's history as it was appended, entry for entry.
+ * A write's user message, indexed for retries: its messageId and an opaque content token
+ * (server/fingerprint.ts) that may point into the history: `get` returns history as appended.
  */
 export interface MessageIndexing {
   messageId?: string;
