@@ -28,9 +28,14 @@ export interface HttpLoadSpec {
 /** What one run measured. */
 export interface HttpLoadResult {
   rps: number;
-  /** Latency percentiles, ms. */
+  /** Latency percentiles as measured, ms. */
   p50: number;
   p99: number;
+  /**
+   * wrk's own p99, ms: corrected for coordinated omission (bench/load/wrk-latency.ts explains
+   * what that adds); undefined from autocannon, which reports what it measured.
+   */
+  p99Corrected?: number | undefined;
   requests: number;
   /** Connection errors, timeouts and non-2xx answers. */
   failures: number;

@@ -2,17 +2,21 @@
  * Fixed-duration HTTP load with `wrk` (native, one thread per core it runs on): the HTTP
  * generator of the bench when wrk is installed (see generator.ts). A generated Lua script sets
  * method, headers and body, gives every request a unique message id (`[<id>]` in the body
- * becomes `<run prefix>-<wrk thread>-<counter>`), and prints the summary as one JSON line from
- * wrk's `done()` hook, which is what this module parses.
+ * becomes `<run prefix>-<wrk thread>-<counter>`), and prints the summary as one JSON line and
+ * the latency histogram as another from wrk's `done()` hook, which is what this module parses:
+ * the percentiles it returns are the measured ones (wrk-latency.ts), wrk's own p99 next to them.
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { HttpLoadResult, HttpLoadSpec } from './http-load.js';
+import { percentile, uncorrected, wrkInterval } from './wrk-latency.js';
 
 const ID = '[<id>]';
 const MARK = 'WRK_JSON ';
+/** The latency histogram line: `value:count` pairs (µs), as wrk hands them to `done()`. */
+const HIST = 'WRK_HIST ';
 
 /** What the `done()` hook prints (latencies in µs). */
 interface WrkSummary {
@@ -75,22 +79,45 @@ export function wrkScript(spec: HttpLoadSpec, runPrefix: string): string {
       `\\"read\\":%d,\\"write\\":%d,\\"status\\":%d,\\"timeout\\":%d,\\"p50\\":%d,\\"p99\\":%d}\\n",`,
     '    summary.requests, summary.duration, e.connect, e.read, e.write, e.status, e.timeout,',
     '    latency:percentile(50), latency:percentile(99)))',
+    // The whole histogram, so the bench can undo wrk's coordinated-omission correction
+    // (wrk-latency.ts); `latency(i)` is the i-th non-empty bucket and its count.
+    `  local parts = {}`,
+    '  for i = 1, #latency do local v, c = latency(i); parts[i] = string.format("%d:%d", v, c) end',
+    `  io.write("${HIST}", table.concat(parts, ","), "\\n")`,
     'end',
   );
   return `${lines.join('\n')}\n`;
 }
 
-/** Reads the `done()` line out of wrk's stdout. */
-export function parseWrkOutput(stdout: string): HttpLoadResult {
-  const line = stdout.split('\n').find((l) => l.startsWith(MARK));
+/** Reads the `done()` lines out of wrk's stdout (`connections`: what wrk was run with). */
+export function parseWrkOutput(stdout: string, connections: number): HttpLoadResult {
+  const lines = stdout.split('\n');
+  const line = lines.find((l) => l.startsWith(MARK));
   if (line === undefined) throw new Error(`wrk printed no summary:\n${stdout}`);
   const s = JSON.parse(line.slice(MARK.length)) as WrkSummary;
   const ok = s.requests - s.status;
   const seconds = s.durationUs / 1e6;
+  const reported = new Map<number, number>();
+  const hist = lines.find((l) => l.startsWith(HIST))?.slice(HIST.length) ?? '';
+  for (const pair of hist.split(',')) {
+    const [value, count] = pair.split(':').map(Number) as [number, number];
+    if (count > 0) reported.set(value, (reported.get(value) ?? 0) + count);
+  }
+  const measured = uncorrected(reported, wrkInterval(s.durationUs, s.requests, connections));
+  // Each answered request is one measured sample: anything else means this wrk reports its
+  // histogram differently from what wrk-latency.ts undoes.
+  let samples = 0;
+  for (const count of measured.values()) samples += count;
+  if (samples !== s.requests - s.timeout) {
+    throw new Error(
+      `wrk's histogram holds ${samples} measured samples for ${s.requests - s.timeout} answers`,
+    );
+  }
   return {
     rps: ok / seconds,
-    p50: s.p50 / 1000,
-    p99: s.p99 / 1000,
+    p50: percentile(measured, 50) / 1000,
+    p99: percentile(measured, 99) / 1000,
+    p99Corrected: s.p99 / 1000,
     requests: ok,
     failures: s.connect + s.read + s.write + s.status + s.timeout,
     errors: {
@@ -142,7 +169,7 @@ export async function wrkLoad(binary: string, spec: HttpLoadSpec): Promise<HttpL
       child.once('close', (code, signal) => {
         if (stop !== undefined) clearTimeout(stop);
         try {
-          resolve(parseWrkOutput(stdout));
+          resolve(parseWrkOutput(stdout, spec.connections));
         } catch (error) {
           const why = `wrk exited (${signal ?? code ?? '?'}): ${stderr.trim()}`;
           reject(new Error(`${why}\n${(error as Error).message}`));
