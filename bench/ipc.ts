@@ -90,6 +90,8 @@ export interface ProcessStats {
   heapUsed: number;
   rss: number;
   cpuMicros: number;
+  /** Minor page faults so far: the kernel zero-filling memory the process touches anew. */
+  minorFaults: number;
 }
 
 /** This process's stats; `gc` runs a full collection first. */
@@ -97,5 +99,10 @@ export function processStats(gc: boolean): ProcessStats {
   if (gc) fullGc();
   const { heapUsed, rss } = process.memoryUsage();
   const { user, system } = process.cpuUsage();
-  return { heapUsed, rss, cpuMicros: user + system };
+  return {
+    heapUsed,
+    rss,
+    cpuMicros: user + system,
+    minorFaults: process.resourceUsage().minorPageFault,
+  };
 }

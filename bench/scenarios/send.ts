@@ -125,17 +125,22 @@ interface Medians {
   /** wrk's p99, corrected for coordinated omission (NaN from autocannon). */
   p99Corrected: number;
   cpu: number;
+  faults: number;
 }
 
-/** One run: the load result and the server's CPU time per request (µs). */
-type Sample = HttpLoadResult & { cpuPerRequest: number };
+/** One run: the load result, the server's CPU time (µs) and minor page faults per request. */
+type Sample = HttpLoadResult & { cpuPerRequest: number; faultsPerRequest: number };
 
 /** Runs `load` and adds the server process's CPU time per answered request. */
 async function measured(server: Child, load: () => Promise<HttpLoadResult>): Promise<Sample> {
   const before = await server.call<ProcessStats>('stats', { gc: false });
   const result = await load();
   const after = await server.call<ProcessStats>('stats', { gc: false });
-  return { ...result, cpuPerRequest: (after.cpuMicros - before.cpuMicros) / result.requests };
+  return {
+    ...result,
+    cpuPerRequest: (after.cpuMicros - before.cpuMicros) / result.requests,
+    faultsPerRequest: (after.minorFaults - before.minorFaults) / result.requests,
+  };
 }
 
 function report(
@@ -156,6 +161,7 @@ function report(
         p99: median(runs.map((r) => r.p99)),
         p99Corrected: median(runs.map((r) => r.p99Corrected ?? Number.NaN)),
         cpu: median(runs.map((r) => r.cpuPerRequest)),
+        faults: median(runs.map((r) => r.faultsPerRequest)),
       };
     };
     const ceiling = med(CEILING);
@@ -173,6 +179,7 @@ function report(
         ratio(m.rps / ceiling.rps),
         name === CEILING ? '' : ratio(m.rps / a2ajs.rps),
         fmt(m.cpu),
+        fmt(m.faults, 2),
         name === CEILING ? '' : ratio(a2ajs.cpu / m.cpu),
       ]);
     }
@@ -191,6 +198,7 @@ function report(
       ratio(kit03.rps / ceiling.rps),
       ratio(kit03.rps / a2ajs.rps),
       fmt(kit03.cpu),
+      fmt(kit03.faults, 2),
       ratio(a2ajs.cpu / kit03.cpu),
     ]);
     const audited = med(KIT_AUDIT);
@@ -241,13 +249,16 @@ function report(
       '× ceiling',
       '× a2a-js',
       'server CPU µs/req',
+      'page faults/req',
       'a2a-js CPU ÷ ours',
     ],
     rows,
     note:
       'Medians over rounds; each round runs every target back to back in rotated order. ' +
       'Server CPU µs/req (user+system time of the server process per answered request) is ' +
-      'the steadier figure when other work shares the machine. p50/p99: the latencies as ' +
+      'the steadier figure when other work shares the machine; page faults/req (minor faults ' +
+      'of the server process: memory the kernel zero-fills as the heap is touched anew) does ' +
+      'not depend on the load at all. p50/p99: the latencies as ' +
       "measured; wrk p99: wrk's own figure, which adds a synthetic sample per interval of every " +
       'slow answer (coordinated-omission correction, bench/load/wrk-latency.ts).' +
       generatorNote([...samples.values()].flat()),
