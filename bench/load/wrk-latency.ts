@@ -38,8 +38,8 @@ export function corrected(measured: Histogram, interval: number): Map<number, nu
 
 /** The histogram before wrk's correction. */
 export function uncorrected(reported: Histogram, interval: number): Map<number, number> {
-  const out = new Map<number, number>();
   if (interval <= 0) return new Map(reported);
+  const out = new Map<number, number>();
   const top = Math.max(0, ...reported.keys());
   // added[m]: what the correction put in bucket m, which is the measured count of m + interval
   // plus what it put there in turn (only for buckets above `interval`).

@@ -131,7 +131,7 @@ interface Medians {
 /** One run: the load result, the server's CPU time (µs) and minor page faults per request. */
 type Sample = HttpLoadResult & { cpuPerRequest: number; faultsPerRequest: number };
 
-/** Runs `load` and adds the server process's CPU time per answered request. */
+/** Runs `load` and adds the server process's CPU time and minor faults per answered request. */
 async function measured(server: Child, load: () => Promise<HttpLoadResult>): Promise<Sample> {
   const before = await server.call<ProcessStats>('stats', { gc: false });
   const result = await load();

@@ -89,6 +89,10 @@ describe.skipIf(wrk === '')('bench wrk generator', () => {
   });
   afterAll(() => new Promise((resolve) => server.close(resolve)));
 
+  /** A GET load on `path` of the test server. */
+  const load = (path: string, connections: number, durationSec: number) =>
+    wrkLoad(wrk, { url: `${url}${path}`, method: 'GET', headers: {}, connections, durationSec });
+
   it('sends a unique id in every body and reports what the server answered', async () => {
     const template = '{"messageId":"[<id>]","text":"héllo \\"q\\" 1"}';
     const result = await wrkLoad(wrk, {
@@ -115,13 +119,7 @@ describe.skipIf(wrk === '')('bench wrk generator', () => {
   });
 
   it("reports the latencies it measured, and wrk's corrected p99 beside them", async () => {
-    const result = await wrkLoad(wrk, {
-      url: `${url}/stall`,
-      method: 'GET',
-      headers: {},
-      connections: 4,
-      durationSec: 1,
-    });
+    const result = await load('/stall', 4, 1);
     // One answer in hundreds took 400 ms: it is not the measured p99, but wrk adds a sample
     // per interval of it, which moves its own p99 up to near the stall.
     expect(result.requests).toBeGreaterThan(200);
@@ -130,13 +128,7 @@ describe.skipIf(wrk === '')('bench wrk generator', () => {
   });
 
   it('counts non-2xx answers as failures, by kind', async () => {
-    const result = await wrkLoad(wrk, {
-      url: `${url}/fail`,
-      method: 'GET',
-      headers: {},
-      connections: 1,
-      durationSec: 0.3,
-    });
+    const result = await load('/fail', 1, 0.3);
     expect(result.requests).toBe(0);
     expect(result.errors.non2xx).toBeGreaterThan(0);
     expect(result.failures).toBe(result.errors.non2xx);
