@@ -178,6 +178,60 @@ describe('per-caller cap on interrupted tasks', () => {
     await s.close();
   });
 
+  it('counts once per caller on a SQLite file only this store writes, afresh once another connection wrote', async () => {
+    const path = join(dir, 'cap-version.db');
+    const store = new SqliteTaskStore({ path });
+    const leases = store.leaseStore();
+    let counts = 0;
+    const held = leases.held.bind(leases);
+    leases.held = (scope) => {
+      counts++;
+      return held(scope);
+    };
+    const s = server({ store, interrupted: { maxPerCaller: 4 } });
+    await open(s, alice);
+    await open(s, alice);
+    expect(counts).toBe(1); // one count for both: 0 held + 2 started, far from 4
+    // Another connection to the file (another process, in effect) opens two interrupted tasks
+    // for alice: the next send reads the count again, sees 4, and is refused.
+    const other = new SqliteTaskStore({ path });
+    const elsewhere = server({ store: other, interrupted: { maxPerCaller: 100 } });
+    await open(elsewhere, alice);
+    await open(elsewhere, alice);
+    await expect(open(s, alice)).rejects.toThrow(/maxPerCaller/);
+    expect(counts).toBe(2);
+    await elsewhere.close();
+    await other.close();
+    await s.close();
+    await store.close();
+  });
+
+  it('counts on every new task on a SQLite connection the store was given (others may write through it)', async () => {
+    const owner = new SqliteTaskStore({ path: join(dir, 'cap-given.db') });
+    const store = new SqliteTaskStore({ database: owner.db });
+    expect(store.leaseStore().version).toBeUndefined();
+    expect(owner.leaseStore().version).toBeTypeOf('function');
+    const leases = store.leaseStore();
+    let counts = 0;
+    const held = leases.held.bind(leases);
+    leases.held = (scope) => {
+      counts++;
+      return held(scope);
+    };
+    const s = server({ store, interrupted: { maxPerCaller: 3 } });
+    // A second store on the same connection: its tasks move no data_version.
+    const beside = server({ store: owner, interrupted: { maxPerCaller: 100 } });
+    await open(s, alice);
+    await open(beside, alice);
+    await open(beside, alice);
+    await expect(open(s, alice)).rejects.toThrow(/maxPerCaller/);
+    expect(counts).toBe(2);
+    await s.close();
+    await beside.close();
+    await store.close();
+    await owner.close();
+  });
+
   it('is off with `interrupted: false`, and refuses nonsense options', async () => {
     const s = server({ interrupted: false });
     expect(s.interrupted).toBeUndefined();

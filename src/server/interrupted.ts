@@ -45,22 +45,30 @@ const RECOUNT_MS = 1_000;
 /** Callers whose count is kept (the least recently counted go first). */
 const MAX_COUNTED_CALLERS = 10_000;
 
-/** A caller's last count of interrupted tasks, when it was read, and the tasks started since. */
+/**
+ * A caller's last count of interrupted tasks, when it was read, the tasks started since, and the
+ * store's version it was read at (`InterruptedTaskIndex.version`).
+ */
 interface CallerCount {
   held: number;
   at: number;
   started: number;
+  version: number | undefined;
 }
 
 /**
- * The counts of each store only servers of one process share (memory), shared by every server
- * on it: then every task started on that store is seen. Stores other processes may share keep
- * none (each new task counts afresh).
+ * The counts of each store whose every change this process sees, shared by every server on it
+ * (then every task started on that store is counted): a store only servers of one process share
+ * (memory), or one whose `version` tells when another process (or another store object) wrote.
+ * Other stores keep none (each new task counts afresh).
  */
 const SHARED_COUNTS = new WeakMap<object, Map<string, CallerCount>>();
 
-function countsOf(store: TaskLog['store']): Map<string, CallerCount> | undefined {
-  if (store.facets?.leasesByDefault !== false) return undefined;
+function countsOf(
+  store: TaskLog['store'],
+  index: InterruptedTaskIndex | undefined,
+): Map<string, CallerCount> | undefined {
+  if (store.facets?.leasesByDefault !== false && index?.version === undefined) return undefined;
   let counts = SHARED_COUNTS.get(store);
   if (!counts) SHARED_COUNTS.set(store, (counts = new Map()));
   return counts;
@@ -91,7 +99,7 @@ export class InterruptedTasks {
     private readonly logger?: Pick<Console, 'warn' | 'error'> | undefined,
   ) {
     this.ttlMs = positive('interrupted.ttlMs', options.ttlMs, DEFAULT_INTERRUPTED_TTL_MS);
-    this.counts = countsOf(log.store);
+    this.counts = countsOf(log.store, index);
     this.maxPerCaller = positive(
       'interrupted.maxPerCaller',
       options.maxPerCaller,
@@ -123,23 +131,31 @@ export class InterruptedTasks {
    * Refuses a message that would start a new task when the caller already holds
    * `maxPerCaller` interrupted tasks. The count is read from the store (its `interrupted` facet's
    * `held`, one read, else two ListTasks counts).
-   * On a store only one process shares (memory), it is read at most once per
-   * {@link RECOUNT_MS} per caller while the caller is far from the cap: every task started on
-   * that store since the last count is taken as interrupted, so the cap is never exceeded, and
-   * a refusal always rests on a fresh count. Stores other processes may share (SQLite,
-   * PostgreSQL) count on every new task. Undefined when nothing had to be read.
+   * On a store whose every change this process sees (memory; SQLite while no other connection
+   * wrote, `InterruptedTaskIndex.version`), it is read at most once per {@link RECOUNT_MS} per
+   * caller while the caller is far from the cap: every task started on that store since the last
+   * count is taken as interrupted, so the cap is never exceeded, and a refusal always rests on a
+   * fresh count. Other stores (PostgreSQL) count on every new task. Undefined when nothing had to
+   * be read.
    */
   admit(scope: Scope): Promise<void> | undefined {
     const key = `${scope.tenant}\u0000${scope.owner}`;
     const seen = this.counts?.get(key);
-    if (seen && Date.now() - seen.at < RECOUNT_MS && seen.held + seen.started < this.maxPerCaller) {
+    // Read before any count: a write elsewhere after it moves the version the next admit reads.
+    const version = this.counts === undefined ? undefined : this.index?.version?.();
+    if (
+      seen &&
+      seen.version === version &&
+      Date.now() - seen.at < RECOUNT_MS &&
+      seen.held + seen.started < this.maxPerCaller
+    ) {
       seen.started++;
       return undefined;
     }
-    return this.recount(key, scope);
+    return this.recount(key, scope, version);
   }
 
-  private async recount(key: string, scope: Scope): Promise<void> {
+  private async recount(key: string, scope: Scope, version: number | undefined): Promise<void> {
     const at = Date.now();
     let held = 0;
     if (this.index?.held) held = await this.index.held(scope);
@@ -156,7 +172,7 @@ export class InterruptedTasks {
         const oldest = counts.keys().next();
         if (!oldest.done) counts.delete(oldest.value);
       }
-      counts.set(key, { held, at, started: 1 });
+      counts.set(key, { held, at, started: 1, version });
     }
     if (held < this.maxPerCaller) return;
     throw new A2AError(

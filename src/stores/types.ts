@@ -267,6 +267,14 @@ export interface InterruptedTaskIndex {
    * counts with two ListTasks.
    */
   held?(scope: Scope): Promise<number>;
+  /**
+   * A value that stays the same for as long as every change to the store's tasks came through
+   * this store object (SQLite: `PRAGMA data_version`, which moves when another connection
+   * commits). Optional: with it, the server counts a caller's interrupted tasks with `held` at
+   * most once a second while the caller is far from the cap and the value has not moved (the
+   * tasks it started since are taken as interrupted), instead of on every new task.
+   */
+  version?: (() => number) | undefined;
 }
 
 /**

@@ -42,6 +42,13 @@ export class SqliteLeases implements LeaseStore, InterruptedTaskIndex {
   private readonly expiredStmt: Stmt<[{ now: number; before: number; limit: number }], OrphanRow>;
   private readonly expireStmt: Stmt<[me: string]>;
   private readonly heldStmt: Stmt<[tenant: string, owner: string], { n: number }>;
+  /**
+   * `PRAGMA data_version` (InterruptedTaskIndex.version): the same while no other connection
+   * committed, read once per event-loop turn (the sends of a turn share the read). Only on a
+   * connection the store opened itself: through one it was given, other stores of this process
+   * may write too, unseen by it.
+   */
+  readonly version: (() => number) | undefined;
   private readonly idleStmt: Stmt<
     [{ before: number; limit: number }],
     { id: string; tenant: string; owner: string }
@@ -52,6 +59,8 @@ export class SqliteLeases implements LeaseStore, InterruptedTaskIndex {
     /** The store's group commit: lease writes share its transactions. */
     private readonly batch: WriteBatch,
     private readonly clock: () => number = Date.now,
+    /** True when the store opened the connection (no other store writes through it). */
+    ownConnection = false,
   ) {
     this.claimStmt = db.prepare(
       `UPDATE tasks SET lease_owner = @me, lease_expires_at = @until
@@ -81,6 +90,21 @@ export class SqliteLeases implements LeaseStore, InterruptedTaskIndex {
     this.heldStmt = db.prepare(
       `SELECT COUNT(*) AS n FROM tasks WHERE tenant = ? AND owner = ? AND state IN ${INTERRUPTED}`,
     );
+    // Moves when another connection (another process, another store on the file) commits.
+    const versionStmt = db.prepare<[], number>('PRAGMA data_version').pluck();
+    let turn: number | undefined;
+    const forget = () => {
+      turn = undefined;
+    };
+    this.version = ownConnection
+      ? () => {
+          if (turn === undefined) {
+            turn = versionStmt.get() ?? 0;
+            setImmediate(forget);
+          }
+          return turn;
+        }
+      : undefined;
     this.idleStmt = db.prepare(
       `SELECT id, tenant, owner FROM tasks
        WHERE finished = 0 AND state IN ${INTERRUPTED} AND updated_at <= @before

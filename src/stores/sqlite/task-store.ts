@@ -98,7 +98,7 @@ export class SqliteTaskStore implements TaskStore, PushConfigStore {
     this.projections = new Projections(this.sql, options.cacheSize ?? 1_000);
     this.push = new SqlitePushConfigs(this.db);
     this.batch = new WriteBatch(this.db);
-    this.leases = new SqliteLeases(this.db, this.batch);
+    this.leases = new SqliteLeases(this.db, this.batch, Date.now, this.owned);
     this.presence = registerPresence(this.db.name);
     this.checkpointEvents = Math.max(1, options.checkpointEvents ?? 1_000);
     this.purgeTx = this.db.transaction(this.purgeBatch.bind(this));
