@@ -39,6 +39,20 @@ export class Projections {
     return { projection, seq: 1 + events.length, createdAt };
   }
 
+  /**
+   * The task as of its checkpoint: the row in snapshots, or (none was rewritten yet, snapshot_seq
+   * is 1) the creation event `{"task": …}` at seq 1. Rows written before the creation event
+   * served as the first checkpoint have both; the row wins.
+   */
+  private checkpoint(taskId: string): Task {
+    const row = this.sql.snapshot.get(taskId);
+    if (row) return JSON.parse(row.snapshot) as Task;
+    const creation = this.sql.creation.get(taskId);
+    const task = creation && (JSON.parse(creation.event) as { task?: Task }).task;
+    if (!task) throw new A2AError('TASK_NOT_FOUND', `Task ${taskId} not found`);
+    return task;
+  }
+
   /** Caches a task just created (once its creation committed). */
   seed(taskId: string, created: Projected): void {
     this.cache.set(taskId, created);
@@ -80,9 +94,7 @@ export class Projections {
       cached = undefined;
     }
     if (!cached) {
-      const row = this.sql.snapshot.get(taskId);
-      if (!row) throw new A2AError('TASK_NOT_FOUND', `Task ${taskId} not found`);
-      const projection = new TaskProjection(JSON.parse(row.snapshot) as Task);
+      const projection = new TaskProjection(this.checkpoint(taskId));
       cached = { projection, seq: head.snapshot_seq, createdAt: head.created_at };
     }
     try {

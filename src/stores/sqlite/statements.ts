@@ -83,11 +83,11 @@ export interface Statements {
   head: Stmt<[id: string, tenant: string, owner: string], HeadRow>;
   exists: Stmt<[id: string], { id: string }>;
   snapshot: Stmt<[id: string], { snapshot: string }>;
+  creation: Stmt<[id: string], { event: string }>;
   insertTask: Stmt<[InsertTaskParams]>;
-  insertSnapshot: Stmt<[id: string, snapshot: string]>;
   advance: Stmt<[AdvanceParams]>;
   advanceStatus: Stmt<[AdvanceStatusParams]>;
-  checkpoint: Stmt<[snapshot: string, id: string]>;
+  checkpoint: Stmt<[id: string, snapshot: string]>;
   checkpointSeq: Stmt<[seq: number, id: string]>;
   insertEvent: Stmt<[id: string, seq: number, event: string, hash: string | null]>;
   eventsAfter: Stmt<[id: string, afterSeq: number, limit: number], EventRow>;
@@ -121,13 +121,14 @@ export function prepareStatements(db: BetterSqlite3.Database): Statements {
     ),
     exists: db.prepare('SELECT id FROM tasks WHERE id = ?'),
     snapshot: db.prepare('SELECT snapshot FROM snapshots WHERE task_id = ?'),
+    // A task never checkpointed has no row in snapshots: its checkpoint is its creation event.
+    creation: db.prepare('SELECT event FROM events WHERE task_id = ? AND seq = 1'),
     insertTask: db.prepare(
       `INSERT INTO tasks (id, tenant, owner, context_id, state, status_ts, finished, seq,
          snapshot_seq, created_at, updated_at, lease_owner, lease_expires_at)
        VALUES (@id, @tenant, @owner, @contextId, @state, @statusTs, @finished, @seq, 1, @now, @now,
          @leaseOwner, @leaseExpiresAt)`,
     ),
-    insertSnapshot: db.prepare('INSERT INTO snapshots (task_id, snapshot) VALUES (?, ?)'),
     // The per-event writes: scalar columns only, guarded by the optimistic seq check. Events that
     // leave the status alone do not touch the indexed columns, so no index is rewritten.
     advance: db.prepare(
@@ -138,7 +139,10 @@ export function prepareStatements(db: BetterSqlite3.Database): Statements {
          finished = @finished
        WHERE id = @id AND seq = @expected`,
     ),
-    checkpoint: db.prepare('UPDATE snapshots SET snapshot = ? WHERE task_id = ?'),
+    checkpoint: db.prepare(
+      `INSERT INTO snapshots (task_id, snapshot) VALUES (?, ?)
+       ON CONFLICT (task_id) DO UPDATE SET snapshot = excluded.snapshot`,
+    ),
     checkpointSeq: db.prepare('UPDATE tasks SET snapshot_seq = ? WHERE id = ?'),
     insertEvent: db.prepare('INSERT INTO events (task_id, seq, event, hash) VALUES (?, ?, ?, ?)'),
     eventsAfter: db.prepare(
@@ -189,7 +193,10 @@ export function listStatements(
   // A bounded page measures each task where it lies (octet_length reads no JSON into
   // JavaScript), so the page can end before the task that would pass the byte budget.
   const bytes = bounded
-    ? `, (SELECT octet_length(s.snapshot) FROM snapshots s WHERE s.task_id = tasks.id)
+    ? `, coalesce(
+           (SELECT octet_length(s.snapshot) FROM snapshots s WHERE s.task_id = tasks.id),
+           -- No checkpoint row: the creation event {"task":…} holds it (9 bytes of wrapping).
+           (SELECT octet_length(e.event) - 9 FROM events e WHERE e.task_id = tasks.id AND e.seq = 1))
          + (SELECT coalesce(sum(octet_length(e.event)), 0) FROM events e
              WHERE e.task_id = tasks.id AND e.seq > tasks.snapshot_seq) AS bytes`
     : '';

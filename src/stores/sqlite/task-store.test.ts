@@ -211,13 +211,15 @@ describe('SqliteTaskStore', () => {
       raw
         .prepare(
           `SELECT s.snapshot, t.snapshot_seq, t.seq FROM tasks t
-           JOIN snapshots s ON s.task_id = t.id WHERE t.id = ?`,
+           LEFT JOIN snapshots s ON s.task_id = t.id WHERE t.id = ?`,
         )
-        .get(id) as { snapshot: string; snapshot_seq: number; seq: number };
+        .get(id) as { snapshot: string | null; snapshot_seq: number; seq: number };
     const { scope } = freshScopes();
     const task = newTask({ state: 'TASK_STATE_WORKING' });
     await store.create(scope, task);
     const created = row(task.id);
+    // The creation event at seq 1 is the first checkpoint: no snapshots row is written for it.
+    expect(created).toStrictEqual({ snapshot: null, snapshot_seq: 1, seq: 1 });
     let seq = 1;
     for (let i = 0; i < 50; i++) {
       const chunk = artifactEvent(task, textArtifact('a', `chunk ${i}`), { append: i > 0 });
@@ -229,8 +231,42 @@ describe('SqliteTaskStore', () => {
     // Finishing writes the final snapshot once, so finished tasks load from their row.
     const finished = row(task.id);
     expect(finished.snapshot_seq).toBe(52);
-    expect(JSON.parse(finished.snapshot)).toStrictEqual((await store.get(scope, task.id))?.task);
+    expect(JSON.parse(finished.snapshot ?? '')).toStrictEqual(
+      (await store.get(scope, task.id))?.task,
+    );
     raw.close();
+  });
+
+  it('reads a task from its creation event, or from a snapshots row where an earlier version wrote one', async () => {
+    const path = dbFile();
+    const store = open({ path });
+    const { scope } = freshScopes();
+    const fresh = newTask({ state: 'TASK_STATE_WORKING' });
+    const legacy = newTask({ state: 'TASK_STATE_WORKING' });
+    await store.create(scope, fresh);
+    await store.create(scope, legacy);
+    // What versions before this one wrote at creation: a snapshots row beside the event. Marked
+    // here, so that the read shows which one it used.
+    const marked = { ...legacy, metadata: { from: 'snapshots row' } };
+    const raw = new Database(path);
+    raw
+      .prepare('INSERT INTO snapshots (task_id, snapshot) VALUES (?, ?)')
+      .run(legacy.id, JSON.stringify(marked));
+    raw.close();
+    const reopened = open({ path }); // an empty cache: both are read from the file
+    expect((await reopened.get(scope, fresh.id))?.task).toStrictEqual(fresh);
+    expect((await reopened.get(scope, legacy.id))?.task).toStrictEqual(marked);
+    // A page bounded in bytes measures a task with no snapshots row by its creation event: two
+    // of them do not fit in 1 byte (a page holds at least one task).
+    const other = freshScopes().scope;
+    await reopened.create(other, newTask({ state: 'TASK_STATE_WORKING' }));
+    await reopened.create(other, newTask({ state: 'TASK_STATE_WORKING' }));
+    const tight = await reopened.list(other, { pageSize: 10, maxBytes: 1 });
+    expect(tight.tasks).toHaveLength(1);
+    expect(tight.nextPageToken).not.toBe('');
+    expect((await reopened.list(other, { pageSize: 10, maxBytes: 1_000_000 })).tasks).toHaveLength(
+      2,
+    );
   });
 
   it('spaces checkpoints of a running task geometrically', async () => {

@@ -7,8 +7,9 @@
  * when the task still runs, so a blocking send its agent finishes at once is one write of each
  * row; its answer comes from the projection that write left (`GetOptions.written`).
  *
- * Reads: a checkpoint (the task as of `snapshot_seq`, in its own table so that the per-event
- * UPDATE never rewrites it) plus the log after it, replayed onto a TaskProjection. Projections of
+ * Reads: a checkpoint (the task as of `snapshot_seq`: the creation event at seq 1 until one is
+ * rewritten, then a row of its own table, so that the per-event UPDATE never rewrites it) plus
+ * the log after it, replayed onto a TaskProjection. Projections of
  * recently used tasks stay in an LRU and appends advance them in place, so the server's hot path
  * (append, then read the task it runs) never replays. Writes of one event-loop turn share one
  * transaction (write-batch.ts). The checkpoint is rewritten (a) once, when the task finishes more
@@ -334,7 +335,7 @@ export class SqliteTaskStore implements TaskStore, PushConfigStore {
       leaseOwner: lease && !finished ? lease.instanceId : null,
       leaseExpiresAt: lease && !finished ? now + lease.ttlMs : null,
     });
-    this.sql.insertSnapshot.run(task.id, snapshot);
+    // The creation event is the first checkpoint: snapshots gets a row once one is rewritten.
     this.sql.insertEvent.run(task.id, 1, `{"task":${snapshot}}`, chain?.[0] ?? null);
     for (let i = 0; i < events.length; i++) {
       this.sql.insertEvent.run(task.id, i + 2, JSON.stringify(events[i]), chain?.[i + 1] ?? null);
@@ -405,7 +406,7 @@ export class SqliteTaskStore implements TaskStore, PushConfigStore {
     const due = since >= Math.max(this.checkpointEvents, snapshotSeq);
     // A finished task replaying only a few events loads as fast as from a fresh checkpoint.
     if ((due || (finished && since > FINISHED_REPLAY)) && since > 0) {
-      this.sql.checkpoint.run(JSON.stringify(task()), taskId);
+      this.sql.checkpoint.run(taskId, JSON.stringify(task()));
       this.sql.checkpointSeq.run(seq, taskId);
     }
   }
