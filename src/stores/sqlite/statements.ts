@@ -33,21 +33,23 @@ export interface ListRow {
 }
 
 /** Named parameters of the task-row insert. */
-export interface InsertTaskParams {
-  id: string;
-  tenant: string;
-  owner: string;
-  contextId: string;
-  state: string;
-  statusTs: string;
-  finished: number;
+/** Parameters of the task row's INSERT, in column order (positional: see task-store.ts). */
+export type InsertTaskParams = [
+  id: string,
+  tenant: string,
+  owner: string,
+  contextId: string,
+  state: string,
+  statusTs: string,
+  finished: number,
   /** The seq of the task's last log entry (1, or 1 + the events created with it). */
-  seq: number;
-  now: number;
+  seq: number,
+  createdAt: number,
+  updatedAt: number,
   /** The ownership lease taken with the creation (LeaseStore.claim's columns), else null. */
-  leaseOwner: string | null;
-  leaseExpiresAt: number | null;
-}
+  leaseOwner: string | null,
+  leaseExpiresAt: number | null,
+];
 
 /** Named parameters of the per-event row update. */
 export interface AdvanceParams {
@@ -81,10 +83,9 @@ type Stmt<P extends unknown[], R = unknown> = BetterSqlite3.Statement<P, R>;
 /** The fixed statements of one connection. */
 export interface Statements {
   head: Stmt<[id: string, tenant: string, owner: string], HeadRow>;
-  exists: Stmt<[id: string], { id: string }>;
   snapshot: Stmt<[id: string], { snapshot: string }>;
   creation: Stmt<[id: string], { event: string }>;
-  insertTask: Stmt<[InsertTaskParams]>;
+  insertTask: Stmt<InsertTaskParams>;
   advance: Stmt<[AdvanceParams]>;
   advanceStatus: Stmt<[AdvanceStatusParams]>;
   checkpoint: Stmt<[id: string, snapshot: string]>;
@@ -119,15 +120,13 @@ export function prepareStatements(db: BetterSqlite3.Database): Statements {
       `SELECT state, status_ts, seq, snapshot_seq, created_at FROM tasks
        WHERE id = ? AND tenant = ? AND owner = ?`,
     ),
-    exists: db.prepare('SELECT id FROM tasks WHERE id = ?'),
     snapshot: db.prepare('SELECT snapshot FROM snapshots WHERE task_id = ?'),
     // A task never checkpointed has no row in snapshots: its checkpoint is its creation event.
     creation: db.prepare('SELECT event FROM events WHERE task_id = ? AND seq = 1'),
     insertTask: db.prepare(
       `INSERT INTO tasks (id, tenant, owner, context_id, state, status_ts, finished, seq,
          snapshot_seq, created_at, updated_at, lease_owner, lease_expires_at)
-       VALUES (@id, @tenant, @owner, @contextId, @state, @statusTs, @finished, @seq, 1, @now, @now,
-         @leaseOwner, @leaseExpiresAt)`,
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, 1, ?, ?, ?, ?)`,
     ),
     // The per-event writes: scalar columns only, guarded by the optimistic seq check. Events that
     // leave the status alone do not touch the indexed columns, so no index is rewritten.

@@ -311,7 +311,6 @@ export class SqliteTaskStore implements TaskStore, PushConfigStore {
     events: readonly StreamResponse[],
     options: CreateWithOptions,
   ): Projected {
-    if (this.sql.exists.get(task.id)) throw new Error(`task ${task.id} already exists`);
     // Validate the whole burst on the states alone before anything is written, as append does.
     const problem = batchProblem(task.status.state, events);
     if (problem !== undefined) throw new TaskTransitionError(`task ${task.id}: ${problem}`);
@@ -321,20 +320,30 @@ export class SqliteTaskStore implements TaskStore, PushConfigStore {
     const finished = isTerminal(status.state);
     const { lease, chain } = options;
     const snapshot = JSON.stringify(task);
-    this.sql.insertTask.run({
-      id: task.id,
-      tenant: scope.tenant,
-      owner: scope.owner,
-      contextId: task.contextId ?? '',
-      state: status.state,
-      statusTs: status.timestamp ?? '',
-      finished: finished ? 1 : 0,
-      seq: created.seq,
-      now,
-      // The lease LeaseStore.claim would take (SqliteLeases, same clock), for a running task.
-      leaseOwner: lease && !finished ? lease.instanceId : null,
-      leaseExpiresAt: lease && !finished ? now + lease.ttlMs : null,
-    });
+    try {
+      // Positional parameters: binding an object by name cost ~2 µs more per task.
+      this.sql.insertTask.run(
+        task.id,
+        scope.tenant,
+        scope.owner,
+        task.contextId ?? '',
+        status.state,
+        status.timestamp ?? '',
+        finished ? 1 : 0,
+        created.seq,
+        now,
+        now,
+        // The lease LeaseStore.claim would take (SqliteLeases, same clock), for a running task.
+        lease && !finished ? lease.instanceId : null,
+        lease && !finished ? now + lease.ttlMs : null,
+      );
+    } catch (error) {
+      // The primary key says it (no lookup before every insert); nothing of this write stays.
+      if ((error as { code?: unknown }).code === 'SQLITE_CONSTRAINT_PRIMARYKEY') {
+        throw new Error(`task ${task.id} already exists`);
+      }
+      throw error;
+    }
     // The creation event is the first checkpoint: snapshots gets a row once one is rewritten.
     this.sql.insertEvent.run(task.id, 1, `{"task":${snapshot}}`, chain?.[0] ?? null);
     for (let i = 0; i < events.length; i++) {
