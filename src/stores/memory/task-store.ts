@@ -73,9 +73,7 @@ export class MemoryTaskStore implements TaskStore, PushConfigStore {
   private readonly scopes = new Map<string, ScopeIndex<TaskEntry>>();
   /** Push configs by task id, then by config id (few tasks have any). */
   private readonly pushConfigs = new Map<string, Map<string, StoredPushConfig>>();
-  private readonly finishedQueue = new FinishedQueue<TaskEntry>(
-    (entry) => this.tasks.get(entry.id) === entry,
-  );
+  private readonly finishedQueue = new FinishedQueue<TaskEntry>((entry) => !entry.removed);
   private readonly ttlMs: number;
   private readonly maxTasks: number;
   private readonly timer: ReturnType<typeof setInterval>;
@@ -98,6 +96,8 @@ export class MemoryTaskStore implements TaskStore, PushConfigStore {
   };
   /** The last status timestamp seen: tasks changed in the same millisecond share the string. */
   private lastTs = '';
+  /** The scope index found last (most stores serve one scope); dropped with its scope. */
+  private lastScope: ScopeIndex<TaskEntry> | undefined = undefined;
 
   constructor(options: MemoryTaskStoreOptions = {}) {
     this.ttlMs = options.ttlMs ?? 60 * 60_000;
@@ -194,7 +194,7 @@ export class MemoryTaskStore implements TaskStore, PushConfigStore {
 
   async list(scope: Scope, query: TaskQuery): Promise<TaskPage> {
     const after = query.pageToken ? decodePageToken(query.pageToken) : undefined;
-    const index = this.scopes.get(scopeKey(scope));
+    const index = this.findScope(scope);
     if (!index) return { tasks: [], nextPageToken: '', totalSize: 0 };
     const page = index.page(query, after);
     const tasks = page.items.map((entry) => entry.task());
@@ -207,7 +207,7 @@ export class MemoryTaskStore implements TaskStore, PushConfigStore {
   }
 
   findByMessageId(scope: Scope, messageId: string): MaybePromise<IndexedMessage | undefined> {
-    const write = this.scopes.get(scopeKey(scope))?.messages.get(messageId);
+    const write = this.findScope(scope)?.messages.get(messageId);
     return (
       write && {
         taskId: write.taskId,
@@ -375,7 +375,7 @@ export class MemoryTaskStore implements TaskStore, PushConfigStore {
 
   /** Packs a finished task still held with its objects (./packed-task.ts). */
   private pack(entry: TaskEntry): void {
-    if (!(entry.body instanceof LiveTask) || this.tasks.get(entry.id) !== entry) return;
+    if (!(entry.body instanceof LiveTask) || entry.removed) return;
     const { events, projection } = entry.body;
     try {
       entry.body = packTask(events, projection.task, entry);
@@ -387,6 +387,7 @@ export class MemoryTaskStore implements TaskStore, PushConfigStore {
 
   private remove(entry: TaskEntry): void {
     const { id, scope: index } = entry;
+    entry.removed = true;
     this.tasks.delete(id);
     this.running.delete(id);
     this.pushConfigs.delete(id);
@@ -404,6 +405,7 @@ export class MemoryTaskStore implements TaskStore, PushConfigStore {
     if (index.size === 0) {
       const key = scopeKey(index);
       if (this.scopes.get(key) === index) this.scopes.delete(key);
+      if (this.lastScope === index) this.lastScope = undefined;
     }
   }
 
@@ -423,12 +425,21 @@ export class MemoryTaskStore implements TaskStore, PushConfigStore {
     return this.entry(scope, taskId) && this.pushConfigs.get(taskId);
   }
 
+  /** The index of the scope, if it has one; the last one found is kept (no key string then). */
+  private findScope(scope: Scope): ScopeIndex<TaskEntry> | undefined {
+    const last = this.lastScope;
+    if (last !== undefined && sameScope(last, scope)) return last;
+    const index = this.scopes.get(scopeKey(scope));
+    if (index !== undefined) this.lastScope = index;
+    return index;
+  }
+
   private scopeIndex(scope: Scope): ScopeIndex<TaskEntry> {
-    const key = scopeKey(scope);
-    let index = this.scopes.get(key);
+    let index = this.findScope(scope);
     if (index === undefined) {
       index = new ScopeIndex(scope.tenant, scope.owner);
-      this.scopes.set(key, index);
+      this.scopes.set(scopeKey(scope), index);
+      this.lastScope = index;
     }
     return index;
   }
