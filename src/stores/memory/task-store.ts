@@ -390,18 +390,14 @@ export class MemoryTaskStore implements TaskStore, PushConfigStore {
     entry.removed = true;
     this.tasks.delete(id);
     this.running.delete(id);
-    this.pushConfigs.delete(id);
+    if (this.pushConfigs.size > 0) this.pushConfigs.delete(id);
     this.outbox.dropTask(id);
     this.leases.forget(id);
     if (isTerminal(entry.state)) this.finished--;
     index.remove(entry);
     const ids = entry.messageIds;
-    if (ids !== undefined) {
-      for (const m of typeof ids === 'string' ? [ids] : ids) {
-        // The id may have been reused for a later task: only drop what still points here.
-        if (index.messages.get(m)?.taskId === id) index.messages.delete(m);
-      }
-    }
+    if (typeof ids === 'string') forgetMessage(index, ids, id);
+    else if (ids !== undefined) for (const m of ids) forgetMessage(index, m, id);
     if (index.size === 0) {
       const key = scopeKey(index);
       if (this.scopes.get(key) === index) this.scopes.delete(key);
@@ -449,6 +445,11 @@ export class MemoryTaskStore implements TaskStore, PushConfigStore {
     this.lastTs = ts;
     return ts;
   }
+}
+
+/** Drops a messageId from the index unless it was reused for a later task since. */
+function forgetMessage(index: ScopeIndex<TaskEntry>, messageId: string, taskId: string): void {
+  if (index.messages.get(messageId)?.taskId === taskId) index.messages.delete(messageId);
 }
 
 function sameScope(a: Scope, b: Scope): boolean {
