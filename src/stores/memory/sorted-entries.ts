@@ -48,6 +48,19 @@ function lowerBound(
   return lo;
 }
 
+/** Entries the identity scan of {@link nearEnd} looks at. */
+const NEAR = 128;
+
+/**
+ * The index of `item` among the last {@link NEAR} entries of `chunk` (from `lo`), or -1: a task
+ * whose status changes is usually among the newest, found there without comparing keys.
+ */
+function nearEnd(chunk: readonly Keyed[], lo: number, item: Keyed): number {
+  const stop = Math.max(lo, chunk.length - NEAR);
+  for (let i = chunk.length - 1; i >= stop; i--) if (chunk[i] === item) return i;
+  return -1;
+}
+
 /** Entries ordered by (ts, id); each (ts, id) at most once. */
 export class SortedEntries<T extends Keyed> {
   private readonly chunks: T[][] = [];
@@ -126,11 +139,17 @@ export class SortedEntries<T extends Keyed> {
       }
       return true;
     }
-    const at = this.chunkOf(item.ts, item.id);
-    const chunk = chunks[at] as T[];
-    const from = this.start(at);
-    const i = lowerBound(chunk, from, item.ts, item.id);
-    if (chunk[i] !== item) return false;
+    let at = chunks.length - 1;
+    let chunk = chunks[at] as T[];
+    let from = this.start(at);
+    let i = nearEnd(chunk, from, item);
+    if (i < 0) {
+      at = this.chunkOf(item.ts, item.id);
+      chunk = chunks[at] as T[];
+      from = this.start(at);
+      i = lowerBound(chunk, from, item.ts, item.id);
+      if (chunk[i] !== item) return false;
+    }
     if (i === chunk.length - 1) chunk.pop();
     else if (i === 0) chunk.shift();
     else chunk.splice(i, 1);
