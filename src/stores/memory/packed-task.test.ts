@@ -110,6 +110,37 @@ describe('packed tasks', () => {
     roundTrip(events, { ...keysOf(task, at(2)), contextId: '\u0005COMPLETED' });
   });
 
+  it('round-trips members written as one piece with what precedes them, and empty objects', () => {
+    const task = newTask({});
+    const { id, contextId } = task;
+    const messageId = 'm1';
+    const events = [
+      { task: { ...task, metadata: {} } },
+      {
+        message: {
+          role: 'ROLE_AGENT',
+          messageId,
+          parts: [{ text: 'x', metadata: { 'a"b': 1, '': {}, plain: 'p', 'c\nd': 'q"' } }],
+          contextId,
+          taskId: id,
+          extensions: [],
+        },
+      },
+      {
+        statusUpdate: {
+          metadata: {},
+          taskId: id,
+          contextId,
+          status: { state: 'TASK_STATE_WORKING' },
+        },
+      },
+      { artifactUpdate: { taskId: id, contextId, artifact: { artifactId: 'a', parts: [] } } },
+      statusEvent(task, 'TASK_STATE_COMPLETED', { timestamp: at(2) }),
+    ] as unknown as StreamResponse[];
+    roundTrip(events, keysOf(task, at(2), messageId));
+    roundTrip(events, keysOf(task, '', undefined));
+  });
+
   it('round-trips a task without timestamps, context or messageId', () => {
     const task: Task = { id: 't', status: { state: 'TASK_STATE_REJECTED' } };
     roundTrip([{ task }], { id: 't', contextId: undefined, ts: '', messageId: undefined });

@@ -260,55 +260,69 @@ function array(v: readonly unknown[], depth: number): void {
   out[n++] = ']';
 }
 
-/** `"name":` of the member names the composites hold: one piece each. */
-const NAMES: ReadonlyMap<string, string> = new Map(
-  ['statusUpdate', 'artifactUpdate', 'task', 'id', 'taskId', 'contextId']
-    .concat(['status', 'state', 'artifact', 'artifactId', 'timestamp', 'messageId'])
-    .map((name) => [name, `"${name}":`]),
+/**
+ * The pieces a member name is written as, with what comes before it (`{` for the first member,
+ * `,` for the others) and, for a string value, its opening quote: `{"name":`, `,"name":`,
+ * `{"name":"`, `,"name":"`. One piece instead of up to four keeps the list short (an echo log is
+ * about 60 pieces to join, not 85).
+ */
+type NamePieces = readonly [string, string, string, string];
+const FIRST = 0;
+const NEXT = 1;
+const QUOTED = 2;
+const NAMES: ReadonlyMap<string, NamePieces> = new Map(
+  ['statusUpdate', 'artifactUpdate', 'task', 'message', 'id', 'taskId', 'contextId', 'status']
+    .concat(['state', 'timestamp', 'artifact', 'artifactId', 'messageId', 'role', 'parts'])
+    .concat(['text', 'data', 'raw', 'url', 'filename', 'mediaType', 'name', 'description'])
+    .concat(['metadata', 'extensions', 'history', 'artifacts', 'append', 'lastChunk'])
+    .concat(['referenceTaskIds'])
+    .map((name) => [name, [`{"${name}":`, `,"${name}":`, `{"${name}":"`, `,"${name}":"`]]),
 );
-const name = (member: string) => NAMES.get(member) as string;
+const piece = (member: string, at: number) => (NAMES.get(member) as NamePieces)[at] as string;
 
-/** The pieces each composite mark stands for (its template's text, with the value marks). */
-const TASK_AND_CONTEXT_RUN = [
-  name('taskId'),
-  '"',
-  ID,
-  '"',
-  ',',
-  name('contextId'),
-  '"',
-  CONTEXT_ID,
-  '"',
-];
+/** Writes a member's name with the `{` or `,` before it, and a string value's opening quote. */
+function memberName(key: string, first: boolean, quoted: boolean): void {
+  const known = NAMES.get(key);
+  if (known !== undefined) {
+    out[n++] = known[(first ? FIRST : NEXT) + (quoted ? QUOTED : 0)] as string;
+  } else if (PLAIN_STRING.test(key)) {
+    out[n++] = first ? '{"' : ',"';
+    out[n++] = key;
+    out[n++] = quoted ? '":"' : '":';
+  } else {
+    out[n++] = first ? '{' : ',';
+    out[n++] = JSON.stringify(key);
+    out[n++] = quoted ? ':"' : ':';
+  }
+}
+
+/**
+ * The pieces each composite mark stands for (its template's text, with the value marks): those
+ * written before the member whose start completes it (TASK_AND_CONTEXT: those it replaces, after
+ * the taskId's piece, whose `{` or `,` it keeps).
+ */
+const TASK_AND_CONTEXT_RUN = [ID, '"', piece('contextId', NEXT + QUOTED), CONTEXT_ID, '"'];
+const OPEN_TASK_ID = piece('taskId', FIRST + QUOTED);
+const NEXT_TASK_ID = piece('taskId', NEXT + QUOTED);
+const OPEN_TASK_AND_CONTEXT = `{${TASK_AND_CONTEXT}`;
+const NEXT_TASK_AND_CONTEXT = `,${TASK_AND_CONTEXT}`;
+const OPEN_MESSAGE_ID_MEMBER = `{${MESSAGE_ID_MEMBER}`;
+const NEXT_MESSAGE_ID_MEMBER = `,${MESSAGE_ID_MEMBER}`;
 const STATUS_UPDATE_RUN = [
-  '{',
-  name('statusUpdate'),
-  '{',
-  TASK_AND_CONTEXT,
-  ',',
-  name('status'),
-  '{',
-  name('state'),
+  piece('statusUpdate', FIRST),
+  OPEN_TASK_AND_CONTEXT,
+  piece('status', NEXT),
 ];
-const TASK_RUN = ['{', name('task'), '{', name('id'), '"', ID, '"', ','].concat([
-  name('contextId'),
-  '"',
+const TASK_RUN = [piece('task', FIRST), piece('id', FIRST + QUOTED), ID, '"'].concat([
+  piece('contextId', NEXT + QUOTED),
   CONTEXT_ID,
   '"',
-  ',',
-  name('status'),
-  '{',
-  name('state'),
+  piece('status', NEXT),
 ]);
 const ARTIFACT_UPDATE_RUN = [
-  '{',
-  name('artifactUpdate'),
-  '{',
-  TASK_AND_CONTEXT,
-  ',',
-  name('artifact'),
-  '{',
-  name('artifactId'),
+  piece('artifactUpdate', FIRST),
+  OPEN_TASK_AND_CONTEXT,
+  piece('artifact', NEXT),
 ];
 const STATE_PREFIX = 'TASK_STATE_';
 
@@ -327,64 +341,72 @@ function replaceLast(count: number, mark: string): void {
 }
 
 function object(v: Record<string, unknown>, depth: number): void {
-  out[n++] = '{';
   // Counted, not found from `n`: a composite mark may replace pieces written before the `{`.
   let members = 0;
   for (const key in v) {
     const member = v[key];
     if (member === undefined || typeof member === 'function' || typeof member === 'symbol')
       continue;
-    if (members++ > 0) {
-      // `","timestamp":"` after a string member (its closing quote is the last piece).
-      if (key === 'timestamp' && typeof member === 'string' && out[n - 1] === '"') {
-        const c = content(member);
-        if (c !== undefined) {
-          out[n - 1] = OTHER_TIMESTAMP;
-          out[n++] = c;
-          out[n++] = '"';
-          continue;
-        }
-      }
-      out[n++] = ',';
-    }
-    if (key === 'messageId' && member === values.messageId) {
-      out[n++] = MESSAGE_ID_MEMBER;
+    const first = members++ === 0;
+    if (typeof member === 'string') {
+      stringMember(key, member, first);
       continue;
     }
-    const known = NAMES.get(key);
-    if (known !== undefined) out[n++] = known;
-    else if (PLAIN_STRING.test(key)) {
-      out[n++] = '"';
-      out[n++] = key;
-      out[n++] = '":';
-    } else {
-      out[n++] = JSON.stringify(key);
-      out[n++] = ':';
-    }
-    if (members === 1 && typeof member === 'string' && compositeStart(key, member)) continue;
+    memberName(key, first, false);
     write(member, depth + 1);
-    if (key === 'contextId' && endsWith(TASK_AND_CONTEXT_RUN))
-      replaceLast(TASK_AND_CONTEXT_RUN.length, TASK_AND_CONTEXT);
+  }
+  if (members === 0) {
+    out[n++] = '{}';
+    return;
   }
   // `","timestamp":"<final>"}`: the timestamp member written last (its pieces are the last ones).
-  if (members > 0 && out[n - 3] === OTHER_TIMESTAMP && out[n - 2] === TIMESTAMP) {
-    if (out[n - 1] === '"') {
-      replaceLast(3, FINAL_TIMESTAMP);
-      return;
-    }
+  if (out[n - 3] === OTHER_TIMESTAMP && out[n - 2] === TIMESTAMP && out[n - 1] === '"') {
+    replaceLast(3, FINAL_TIMESTAMP);
+    return;
   }
   out[n++] = '}';
+}
+
+/** A member whose value is a string. */
+function stringMember(key: string, member: string, first: boolean): void {
+  const c = content(member);
+  if (c === undefined) {
+    memberName(key, first, false);
+    out[n++] = JSON.stringify(member);
+    return;
+  }
+  // `","timestamp":"` after a string member (its closing quote is the last piece).
+  if (!first && key === 'timestamp' && out[n - 1] === '"') {
+    out[n - 1] = OTHER_TIMESTAMP;
+    out[n++] = c;
+    out[n++] = '"';
+    return;
+  }
+  if (key === 'messageId' && member === values.messageId) {
+    out[n++] = first ? OPEN_MESSAGE_ID_MEMBER : NEXT_MESSAGE_ID_MEMBER;
+    return;
+  }
+  if (first && compositeStart(key, member, c)) return;
+  memberName(key, first, true);
+  out[n++] = c;
+  out[n++] = '"';
+  if (key === 'contextId' && endsWith(TASK_AND_CONTEXT_RUN)) {
+    const at = n - TASK_AND_CONTEXT_RUN.length - 1;
+    const taskId = out[at];
+    if (taskId === OPEN_TASK_ID || taskId === NEXT_TASK_ID) {
+      n = at;
+      out[n++] = taskId === OPEN_TASK_ID ? OPEN_TASK_AND_CONTEXT : NEXT_TASK_AND_CONTEXT;
+    }
+  }
 }
 
 /**
  * The first member of an object, when it completes the text of an event's start (a status
  * update's or a task's state, an artifact update's artifactId): that text becomes one mark.
  */
-function compositeStart(key: string, member: string): boolean {
+function compositeStart(key: string, member: string, c: string): boolean {
   if (key === 'state') {
-    if (!member.startsWith(STATE_PREFIX)) return false;
-    const c = content(member);
-    if (c !== member) return false;
+    if (c !== member || !member.startsWith(STATE_PREFIX)) return false;
     if (endsWith(STATUS_UPDATE_RUN)) replaceLast(STATUS_UPDATE_RUN.length, STATUS_UPDATE);
     else if (endsWith(TASK_RUN)) replaceLast(TASK_RUN.length, TASK);
     else return false;
@@ -393,8 +415,6 @@ function compositeStart(key: string, member: string): boolean {
     return true;
   }
   if (key === 'artifactId' && endsWith(ARTIFACT_UPDATE_RUN)) {
-    const c = content(member);
-    if (c === undefined) return false;
     replaceLast(ARTIFACT_UPDATE_RUN.length, ARTIFACT_UPDATE);
     out[n++] = c;
     out[n++] = '"';

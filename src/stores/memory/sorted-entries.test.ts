@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { SortedEntries, type Keyed } from './sorted-entries.js';
 
@@ -88,5 +89,73 @@ describe('SortedEntries', () => {
     const all: string[] = [];
     list.walk({ timestamp: 'z', id: '' }, undefined, (item) => all.push(item.ts) > 0);
     expect(all).toEqual(['c', 'b', 'a']);
+  });
+});
+
+describe('SortedEntries against a sorted array (fast-check)', () => {
+  // Few distinct timestamps and small chunks of work: the oldest-first removals move the first
+  // chunk's offset, the inserts before the oldest reuse its slots, and the walks and counts run
+  // over what is left after many removals.
+  const op = fc.oneof(
+    fc.record({ kind: fc.constant('newest' as const), ts: fc.integer({ min: 0, max: 3 }) }),
+    fc.record({ kind: fc.constant('any' as const), ts: fc.integer({ min: 0, max: 999 }) }),
+    fc.record({ kind: fc.constant('oldest' as const), n: fc.integer({ min: 1, max: 600 }) }),
+    fc.record({
+      kind: fc.constant('at' as const),
+      where: fc.double({ min: 0, max: 1, noNaN: true }),
+    }),
+    fc.record({ kind: fc.constant('bulk' as const), n: fc.integer({ min: 1, max: 1500 }) }),
+  );
+
+  it('holds, walks and counts the same entries after inserts and removals', () => {
+    fc.assert(
+      fc.property(
+        fc.array(op, { maxLength: 40 }),
+        fc.integer({ min: 0, max: 999 }),
+        (ops, probe) => {
+          const list = new SortedEntries<Keyed>();
+          const model: Keyed[] = [];
+          let clock = 0;
+          let serial = 0;
+          const ts = (n: number) => String(n).padStart(4, '0');
+          const add = (item: Keyed) => {
+            list.insert(item);
+            model.push(item);
+            model.sort(ascending);
+          };
+          for (const o of ops) {
+            if (o.kind === 'newest') add({ ts: ts((clock += o.ts)), id: `n${serial++}` });
+            else if (o.kind === 'any') add({ ts: ts(o.ts % (clock + 1)), id: `a${serial++}` });
+            else if (o.kind === 'bulk') {
+              for (let k = 0; k < o.n; k++)
+                add({ ts: ts((clock += k % 3 === 0 ? 1 : 0)), id: `b${serial++}` });
+            } else if (o.kind === 'oldest') {
+              for (let k = 0; k < o.n && model.length > 0; k++)
+                expect(list.remove(model.shift() as Keyed)).toBe(true);
+            } else if (model.length > 0) {
+              const [item] = model.splice(Math.floor(o.where * (model.length - 1)), 1);
+              expect(list.remove(item as Keyed)).toBe(true);
+            }
+            expect(list.size).toBe(model.length);
+          }
+          expect(list.toArray()).toEqual(model);
+          expect(list.remove({ ts: ts(probe), id: 'missing' })).toBe(false);
+          const minTs = ts(probe % (clock + 1));
+          expect(list.countFrom(minTs)).toBe(model.filter((e) => e.ts >= minTs).length);
+          expect(list.countFrom(undefined)).toBe(model.length);
+          const newestFirst = [...model].reverse();
+          const cursor = newestFirst[probe % Math.max(1, newestFirst.length)];
+          const seen: Keyed[] = [];
+          list.walk(cursor && { timestamp: cursor.ts, id: cursor.id }, minTs, (item) => {
+            seen.push(item);
+            return true;
+          });
+          expect(seen).toEqual(
+            newestFirst.filter((e) => (!cursor || ascending(e, cursor) < 0) && e.ts >= minTs),
+          );
+        },
+      ),
+      { numRuns: 150 },
+    );
   });
 });

@@ -2,7 +2,8 @@
  * A sorted list of tasks in ListTasks order (`newestFirst` of ../paging.ts, stored oldest first),
  * kept as a list of chunks of at most {@link MAX_CHUNK} entries: insert and remove cost
  * O(log n + chunk), a page walk O(log n + page). Status timestamps are made by the server and
- * usually grow, so the common insert is a push at the newest end.
+ * usually grow, so the common insert is a push at the newest end, and retention takes the oldest
+ * entry, which costs O(1) (an offset into the first chunk, no search and no shift).
  */
 
 /** What the list orders by: the status timestamp (`''` when none), then the task id. */
@@ -26,9 +27,16 @@ function compare(ts: string, id: string, b: Keyed): number {
   return id === b.id ? 0 : id < b.id ? -1 : 1;
 }
 
-/** First index in `chunk` whose entry is not below (ts, id); `id` undefined compares ts only. */
-function lowerBound(chunk: readonly Keyed[], ts: string, id: string | undefined): number {
-  let lo = 0;
+/**
+ * First index from `lo` in `chunk` whose entry is not below (ts, id); `id` undefined compares ts
+ * only.
+ */
+function lowerBound(
+  chunk: readonly Keyed[],
+  lo: number,
+  ts: string,
+  id: string | undefined,
+): number {
   let hi = chunk.length;
   while (lo < hi) {
     const mid = (lo + hi) >>> 1;
@@ -40,9 +48,28 @@ function lowerBound(chunk: readonly Keyed[], ts: string, id: string | undefined)
   return lo;
 }
 
+/** Entries the identity scan of {@link nearEnd} looks at. */
+const NEAR = 128;
+
+/**
+ * The index of `item` among the last {@link NEAR} entries of `chunk` (from `lo`), or -1: a task
+ * whose status changes is usually among the newest, found there without comparing keys.
+ */
+function nearEnd(chunk: readonly Keyed[], lo: number, item: Keyed): number {
+  const stop = Math.max(lo, chunk.length - NEAR);
+  for (let i = chunk.length - 1; i >= stop; i--) if (chunk[i] === item) return i;
+  return -1;
+}
+
 /** Entries ordered by (ts, id); each (ts, id) at most once. */
 export class SortedEntries<T extends Keyed> {
   private readonly chunks: T[][] = [];
+  /**
+   * Slots at the start of the first chunk whose entries were removed (each `undefined`): taking
+   * the oldest entry, which retention does for every finished task, moves this offset instead of
+   * shifting the chunk. Always 0 when the list is empty.
+   */
+  private head = 0;
   private count = 0;
 
   /** A list holding `items`, which must be in ascending order. */
@@ -60,7 +87,10 @@ export class SortedEntries<T extends Keyed> {
 
   /** The entries, oldest first (for tests and small lists). */
   toArray(): T[] {
-    return this.chunks.flat();
+    const { chunks } = this;
+    return chunks.length === 0
+      ? []
+      : (chunks[0] as T[]).slice(this.head).concat(...chunks.slice(1));
   }
 
   /** Adds an entry (its key must not be in the list). */
@@ -81,7 +111,16 @@ export class SortedEntries<T extends Keyed> {
     }
     const at = this.chunkOf(item.ts, item.id);
     const chunk = chunks[at] as T[];
-    chunk.splice(lowerBound(chunk, item.ts, item.id), 0, item);
+    const from = this.start(at);
+    const i = lowerBound(chunk, from, item.ts, item.id);
+    if (i === from && from > 0) {
+      // Before the oldest: into the slot left by the last one taken.
+      chunk[--this.head] = item;
+      return;
+    }
+    chunk.splice(i, 0, item);
+    if (chunk.length <= MAX_CHUNK) return;
+    if (at === 0) this.compactHead();
     if (chunk.length > MAX_CHUNK) chunks.splice(at + 1, 0, chunk.splice(MAX_CHUNK >>> 1));
   }
 
@@ -89,20 +128,41 @@ export class SortedEntries<T extends Keyed> {
   remove(item: T): boolean {
     const { chunks } = this;
     if (chunks.length === 0) return false;
-    const at = this.chunkOf(item.ts, item.id);
-    const chunk = chunks[at] as T[];
-    const i = lowerBound(chunk, item.ts, item.id);
-    if (chunk[i] !== item) return false;
+    const first = chunks[0] as T[];
+    if (first[this.head] === item) {
+      // The oldest (retention): no search, no shift.
+      this.count--;
+      (first as (T | undefined)[])[this.head++] = undefined;
+      if (this.head === first.length) {
+        chunks.shift();
+        this.head = 0;
+      }
+      return true;
+    }
+    let at = chunks.length - 1;
+    let chunk = chunks[at] as T[];
+    let from = this.start(at);
+    let i = nearEnd(chunk, from, item);
+    if (i < 0) {
+      at = this.chunkOf(item.ts, item.id);
+      chunk = chunks[at] as T[];
+      from = this.start(at);
+      i = lowerBound(chunk, from, item.ts, item.id);
+      if (chunk[i] !== item) return false;
+    }
     if (i === chunk.length - 1) chunk.pop();
     else if (i === 0) chunk.shift();
     else chunk.splice(i, 1);
     this.count--;
-    if (chunk.length === 0) {
+    const left = chunk.length - from;
+    if (left === 0) {
       chunks.splice(at, 1);
-    } else if (chunk.length < MAX_CHUNK >>> 3 && at > 0) {
+      if (at === 0) this.head = 0;
+    } else if (left < MAX_CHUNK >>> 3 && at > 0) {
       // Keeps the number of chunks proportional to the entries after many removals.
       const before = chunks[at - 1] as T[];
-      if (before.length + chunk.length <= MAX_CHUNK) {
+      if (before.length - this.start(at - 1) + left <= MAX_CHUNK) {
+        if (at === 1) this.compactHead();
         for (const e of chunk) before.push(e);
         chunks.splice(at, 1);
       }
@@ -115,9 +175,9 @@ export class SortedEntries<T extends Keyed> {
     if (minTs === undefined || this.count === 0) return this.count;
     const { chunks } = this;
     const at = this.chunkOf(minTs, undefined);
-    let below = 0;
+    let below = -this.head;
     for (let c = 0; c < at; c++) below += (chunks[c] as T[]).length;
-    below += lowerBound(chunks[at] as T[], minTs, undefined);
+    below += lowerBound(chunks[at] as T[], this.start(at), minTs, undefined);
     return this.count - below;
   }
 
@@ -132,18 +192,31 @@ export class SortedEntries<T extends Keyed> {
     let i = (chunks[c] as T[]).length - 1;
     if (before !== undefined) {
       c = this.chunkOf(before.timestamp, before.id);
-      i = lowerBound(chunks[c] as T[], before.timestamp, before.id) - 1;
+      i = lowerBound(chunks[c] as T[], this.start(c), before.timestamp, before.id) - 1;
     }
     for (; c >= 0; c--) {
       const chunk = chunks[c] as T[];
+      const from = this.start(c);
       if (i >= chunk.length) i = chunk.length - 1;
-      for (; i >= 0; i--) {
+      for (; i >= from; i--) {
         const item = chunk[i] as T;
         if (minTs !== undefined && item.ts < minTs) return;
         if (!visit(item)) return;
       }
       i = Infinity;
     }
+  }
+
+  /** The first live slot of chunk `c`. */
+  private start(c: number): number {
+    return c === 0 ? this.head : 0;
+  }
+
+  /** Drops the removed slots at the start of the first chunk. */
+  private compactHead(): void {
+    if (this.head === 0) return;
+    (this.chunks[0] as T[]).splice(0, this.head);
+    this.head = 0;
   }
 
   /** The chunk that holds (or would hold) the key: the first whose last entry is not below it. */

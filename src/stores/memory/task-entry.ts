@@ -32,6 +32,8 @@ export class TaskEntry implements Indexed {
    * ({@link packHashes}).
    */
   hashes: string[] | string | undefined = undefined;
+  /** Set once the store dropped the task (retention, delete): the queues skip it by this. */
+  removed = false;
 
   constructor(
     readonly id: string,

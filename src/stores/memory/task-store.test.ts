@@ -101,6 +101,31 @@ describe('MemoryTaskStore retention', () => {
     expect(store.size).toBe(3);
   });
 
+  it('finds each scope after scopes alternate, empty and come back', async () => {
+    const store = open({});
+    const { scope, otherOwner, otherTenant } = freshScopes();
+    const ids = new Map<string, string>();
+    for (const s of [scope, otherOwner, scope, otherTenant, otherOwner]) {
+      const task = newTask({ state: 'TASK_STATE_COMPLETED' });
+      const messageId = uniqueId('m');
+      await store.create(s, task, { messageId });
+      ids.set(messageId, task.id);
+      expect((await store.findByMessageId({ ...s }, messageId))?.taskId).toBe(task.id);
+    }
+    const page = (s: typeof scope) => store.list(s, { pageSize: 10 });
+    expect((await page(scope)).totalSize).toBe(2);
+    expect((await page(otherOwner)).totalSize).toBe(2);
+    expect((await page(otherTenant)).totalSize).toBe(1);
+    // The last task of a scope goes, then the scope gets a new one.
+    const [only] = (await page(otherTenant)).tasks;
+    await store.delete(otherTenant, only?.id ?? '');
+    expect((await page(otherTenant)).totalSize).toBe(0);
+    const again = newTask({});
+    await store.create(otherTenant, again);
+    expect((await page(otherTenant)).tasks.map((t) => t.id)).toEqual([again.id]);
+    expect((await page(scope)).totalSize).toBe(2);
+  });
+
   it('never evicts running or interrupted tasks, whatever the cap', async () => {
     const store = open({ maxTasks: 2, ttlMs: 1 });
     const { scope } = freshScopes();

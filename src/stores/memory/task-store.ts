@@ -73,9 +73,7 @@ export class MemoryTaskStore implements TaskStore, PushConfigStore {
   private readonly scopes = new Map<string, ScopeIndex<TaskEntry>>();
   /** Push configs by task id, then by config id (few tasks have any). */
   private readonly pushConfigs = new Map<string, Map<string, StoredPushConfig>>();
-  private readonly finishedQueue = new FinishedQueue<TaskEntry>(
-    (entry) => this.tasks.get(entry.id) === entry,
-  );
+  private readonly finishedQueue = new FinishedQueue<TaskEntry>((entry) => !entry.removed);
   private readonly ttlMs: number;
   private readonly maxTasks: number;
   private readonly timer: ReturnType<typeof setInterval>;
@@ -98,6 +96,8 @@ export class MemoryTaskStore implements TaskStore, PushConfigStore {
   };
   /** The last status timestamp seen: tasks changed in the same millisecond share the string. */
   private lastTs = '';
+  /** The scope index found last (most stores serve one scope); dropped with its scope. */
+  private lastScope: ScopeIndex<TaskEntry> | undefined = undefined;
 
   constructor(options: MemoryTaskStoreOptions = {}) {
     this.ttlMs = options.ttlMs ?? 60 * 60_000;
@@ -194,7 +194,7 @@ export class MemoryTaskStore implements TaskStore, PushConfigStore {
 
   async list(scope: Scope, query: TaskQuery): Promise<TaskPage> {
     const after = query.pageToken ? decodePageToken(query.pageToken) : undefined;
-    const index = this.scopes.get(scopeKey(scope));
+    const index = this.findScope(scope);
     if (!index) return { tasks: [], nextPageToken: '', totalSize: 0 };
     const page = index.page(query, after);
     const tasks = page.items.map((entry) => entry.task());
@@ -207,7 +207,7 @@ export class MemoryTaskStore implements TaskStore, PushConfigStore {
   }
 
   findByMessageId(scope: Scope, messageId: string): MaybePromise<IndexedMessage | undefined> {
-    const write = this.scopes.get(scopeKey(scope))?.messages.get(messageId);
+    const write = this.findScope(scope)?.messages.get(messageId);
     return (
       write && {
         taskId: write.taskId,
@@ -375,7 +375,7 @@ export class MemoryTaskStore implements TaskStore, PushConfigStore {
 
   /** Packs a finished task still held with its objects (./packed-task.ts). */
   private pack(entry: TaskEntry): void {
-    if (!(entry.body instanceof LiveTask) || this.tasks.get(entry.id) !== entry) return;
+    if (!(entry.body instanceof LiveTask) || entry.removed) return;
     const { events, projection } = entry.body;
     try {
       entry.body = packTask(events, projection.task, entry);
@@ -387,23 +387,21 @@ export class MemoryTaskStore implements TaskStore, PushConfigStore {
 
   private remove(entry: TaskEntry): void {
     const { id, scope: index } = entry;
+    entry.removed = true;
     this.tasks.delete(id);
     this.running.delete(id);
-    this.pushConfigs.delete(id);
+    if (this.pushConfigs.size > 0) this.pushConfigs.delete(id);
     this.outbox.dropTask(id);
     this.leases.forget(id);
     if (isTerminal(entry.state)) this.finished--;
     index.remove(entry);
     const ids = entry.messageIds;
-    if (ids !== undefined) {
-      for (const m of typeof ids === 'string' ? [ids] : ids) {
-        // The id may have been reused for a later task: only drop what still points here.
-        if (index.messages.get(m)?.taskId === id) index.messages.delete(m);
-      }
-    }
+    if (typeof ids === 'string') forgetMessage(index, ids, id);
+    else if (ids !== undefined) for (const m of ids) forgetMessage(index, m, id);
     if (index.size === 0) {
       const key = scopeKey(index);
       if (this.scopes.get(key) === index) this.scopes.delete(key);
+      if (this.lastScope === index) this.lastScope = undefined;
     }
   }
 
@@ -423,12 +421,21 @@ export class MemoryTaskStore implements TaskStore, PushConfigStore {
     return this.entry(scope, taskId) && this.pushConfigs.get(taskId);
   }
 
+  /** The index of the scope, if it has one; the last one found is kept (no key string then). */
+  private findScope(scope: Scope): ScopeIndex<TaskEntry> | undefined {
+    const last = this.lastScope;
+    if (last !== undefined && sameScope(last, scope)) return last;
+    const index = this.scopes.get(scopeKey(scope));
+    if (index !== undefined) this.lastScope = index;
+    return index;
+  }
+
   private scopeIndex(scope: Scope): ScopeIndex<TaskEntry> {
-    const key = scopeKey(scope);
-    let index = this.scopes.get(key);
+    let index = this.findScope(scope);
     if (index === undefined) {
       index = new ScopeIndex(scope.tenant, scope.owner);
-      this.scopes.set(key, index);
+      this.scopes.set(scopeKey(scope), index);
+      this.lastScope = index;
     }
     return index;
   }
@@ -438,6 +445,11 @@ export class MemoryTaskStore implements TaskStore, PushConfigStore {
     this.lastTs = ts;
     return ts;
   }
+}
+
+/** Drops a messageId from the index unless it was reused for a later task since. */
+function forgetMessage(index: ScopeIndex<TaskEntry>, messageId: string, taskId: string): void {
+  if (index.messages.get(messageId)?.taskId === taskId) index.messages.delete(messageId);
 }
 
 function sameScope(a: Scope, b: Scope): boolean {
