@@ -177,11 +177,12 @@ class NodeRequest implements HttpRequest {
     this.headers = new NodeHeaders(req.headers);
     this.body = body === 'too large' ? undefined : body;
     this.bodyTooLarge = body === 'too large';
-    // IP address and TLS client certificate, for authentication and rate limits.
-    const peer = peerOf(req);
-    this.remoteAddress = peer.remoteAddress;
-    this.clientCertificate = peer.clientCertificate;
-    this.secure = 'encrypted' in req.socket && req.socket.encrypted === true;
+    // IP address and TLS client certificate, for authentication and rate limits; only a TLS
+    // socket has a certificate to look at (no object per plain request).
+    const socket = req.socket;
+    this.remoteAddress = socket.remoteAddress;
+    this.secure = 'encrypted' in socket && socket.encrypted === true;
+    this.clientCertificate = this.secure ? peerOf(req).clientCertificate : undefined;
   }
 
   get signal(): AbortSignal {
