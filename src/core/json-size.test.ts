@@ -3,8 +3,10 @@ import { describe, expect, it } from 'vitest';
 import { jsonSizeAtMost } from './json-size.js';
 
 /** UTF-8 bytes of the JSON text (none for a value JSON does not write, like `undefined`). */
-const utf8 = (value: unknown): number =>
-  Buffer.byteLength((JSON.stringify(value) as string | undefined) ?? '', 'utf8');
+function utf8(value: unknown): number {
+  const text: string | undefined = JSON.stringify(value);
+  return text === undefined ? 0 : Buffer.byteLength(text, 'utf8');
+}
 
 /** Any JSON value, with the strings and numbers that JSON writes longest. */
 const value = fc.letrec((tie) => ({

@@ -102,7 +102,8 @@ function answer(
   try {
     pending = Promise.resolve(handler(request));
   } catch (error) {
-    pending = Promise.reject(error as Error);
+    respond(settings, req, res, body, undefined, error);
+    return;
   }
   void pending.then(
     (response) => respond(settings, req, res, body, response),
