@@ -2,14 +2,15 @@
  * A/B of two builds of a2a-kit on the hot path, without sockets: CPU µs, promises and bytes
  * allocated per echo call through the HTTP handler (JSON-RPC and HTTP+JSON SendMessage, a
  * JSON-RPC SendStreamingMessage read as SSE text; `sse`: the same stream through the node:http
- * listener, `toNodeListener`, written to a stand-in response object, no socket) or
+ * listener, `toNodeListener`, written to a stand-in response object, no socket; `node`: a
+ * blocking JSON-RPC SendMessage the same way) or
  * `A2AServer.sendMessage` alone. Each figure
  * comes from its own child process, the two builds alternating round by round; medians.
  *
  * Build both (`node bench/build.mjs` here; in a worktree of the other commit,
  * `git worktree add /tmp/base 6914dcf`, `node_modules` symlinked, `node bench/build.mjs` there), then
  * `node dist/bench-run/bench/inprocess/build-ab.js --base=/tmp/base [--rounds=5] [--calls=3000]
- * [--layers=rpc,rest,stream,sse,core] [--concurrency=1] [--warmup=N] [--audit]`. With `--audit`, each
+ * [--layers=rpc,rest,stream,sse,node,core] [--concurrency=1] [--warmup=N] [--audit]`. With `--audit`, each
  * build runs twice, audit off and on (A2AServerOptions.audit), all four alternating, and the audit
  * on/off ratio of each is printed (issue 20 point 2). Bytes are measured with a young
  * generation large enough that no collection runs while the calls are made (the driver's own
@@ -32,7 +33,7 @@ import type * as SseLoadModule from '../load/sse-load.js';
 import type * as KitAgentModule from '../servers/kit-agent.js';
 import type * as SeedModule from '../servers/seed.js';
 
-type Layer = 'rpc' | 'rest' | 'stream' | 'sse' | 'core';
+type Layer = 'rpc' | 'rest' | 'stream' | 'sse' | 'node' | 'core';
 type Mode = 'cpu' | 'promises' | 'bytes';
 
 const arg = (name: string) =>
@@ -100,6 +101,7 @@ async function worker(
     rest: () => http('rest', false),
     stream: () => http('jsonrpc', true),
     sse: () => listened(listener, sendRequest('jsonrpc', true, nextMessageId(), 'hello')),
+    node: () => listened(listener, sendRequest('jsonrpc', false, nextMessageId(), 'hello')),
     core: (n) => server.sendMessage(echoParams(n), {}),
   };
   let next = 0;
@@ -134,8 +136,9 @@ async function worker(
 }
 
 /**
- * One JSON-RPC SendStreamingMessage through a node:http listener, with stand-ins for the request
- * and the response (what the listener uses of them): resolves with the reply when it ended.
+ * One JSON-RPC request (a SendStreamingMessage, or a blocking SendMessage) through a node:http
+ * listener, with stand-ins for the request and the response (what the listener uses of them):
+ * resolves with the reply when it ended.
  */
 function listened(
   listener: (req: never, res: never) => void,

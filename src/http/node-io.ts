@@ -51,45 +51,60 @@ export type NodeBody = Uint8Array | undefined | 'too large';
  * Rejects when the client goes away while sending.
  */
 export function readNodeBody(req: NodeRequestLike, maxBodyBytes: number): Promise<NodeBody> {
+  return new Promise((resolve, reject) => onNodeBody(req, maxBodyBytes, resolve, reject));
+}
+
+/**
+ * {@link readNodeBody} with callbacks: `done` gets the body (synchronously when there is none or
+ * its announced length is past the limit), `failed` is called when the client goes away while
+ * sending. Exactly one of them is called, once. The node:http listener uses this: no promise per
+ * request for the body.
+ */
+export function onNodeBody(
+  req: NodeRequestLike,
+  maxBodyBytes: number,
+  done: (body: NodeBody) => void,
+  failed: (error: Error) => void,
+): void {
   const length = req.headers['content-length'];
   if (length === undefined && req.headers['transfer-encoding'] === undefined) {
-    return Promise.resolve(undefined);
+    done(undefined);
+    return;
   }
   if (typeof length === 'string' && Number(length) > maxBodyBytes) {
-    return Promise.resolve('too large');
+    done('too large');
+    return;
   }
-  return new Promise((resolve, reject) => {
-    const chunks: Uint8Array[] = [];
-    let total = 0;
-    const cleanup = () => {
-      req.off('data', onData);
-      req.off('end', onEnd);
-      req.off('error', onAbort);
-      req.off('close', onAbort);
-    };
-    const onData = (chunk: Uint8Array) => {
-      total += chunk.byteLength;
-      if (total > maxBodyBytes) {
-        cleanup();
-        req.pause();
-        resolve('too large');
-        return;
-      }
-      chunks.push(chunk);
-    };
-    const onEnd = () => {
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  const cleanup = () => {
+    req.off('data', onData);
+    req.off('end', onEnd);
+    req.off('error', onAbort);
+    req.off('close', onAbort);
+  };
+  const onData = (chunk: Uint8Array) => {
+    total += chunk.byteLength;
+    if (total > maxBodyBytes) {
       cleanup();
-      resolve(concatBytes(chunks, total));
-    };
-    const onAbort = () => {
-      cleanup();
-      reject(new Error('the client went away while sending the body'));
-    };
-    req.on('data', onData);
-    req.on('end', onEnd);
-    req.on('error', onAbort);
-    req.on('close', onAbort);
-  });
+      req.pause();
+      done('too large');
+      return;
+    }
+    chunks.push(chunk);
+  };
+  const onEnd = () => {
+    cleanup();
+    done(concatBytes(chunks, total));
+  };
+  const onAbort = () => {
+    cleanup();
+    failed(new Error('the client went away while sending the body'));
+  };
+  req.on('data', onData);
+  req.on('end', onEnd);
+  req.on('error', onAbort);
+  req.on('close', onAbort);
 }
 
 /** An AbortSignal aborted when `res` closes before the reply was finished (a disconnect). */

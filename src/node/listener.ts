@@ -10,7 +10,7 @@ import { statusJson } from '../http/errors.js';
 import { logInternalError, toA2AError } from '../core/errors.js';
 import {
   disconnectSignal,
-  readNodeBody,
+  onNodeBody,
   settleReady,
   writeNodeResponse,
   type NodeBody,
@@ -56,54 +56,101 @@ export function toNodeListener(
     maxDrainBytes: options.maxDrainBytes ?? DEFAULT_CONNECTION_LIMITS.maxDrainBytes,
     drainTimeoutMs: options.drainTimeoutMs ?? DEFAULT_CONNECTION_LIMITS.drainTimeoutMs,
   };
-  return (req, res) => {
-    handle(handler, settings, req, res).catch((error: unknown) => {
-      // Only a broken socket gets here; there is nobody left to answer.
-      logInternalError(error);
-      res.destroy();
-    });
-  };
+  return (req, res) => handle(handler, settings, req, res);
 }
 
-async function handle(
+/**
+ * One request. Not async: the body comes by callback and the handler's promise is mapped once,
+ * so a blocking call costs the listener one promise (the async version had three, and as many
+ * turns of the microtask queue).
+ */
+function handle(
   handler: HttpHandler,
   settings: ListenerSettings,
   req: IncomingMessage,
   res: ServerResponse,
-): Promise<void> {
+): void {
   const refused = refusedConnection(req.socket); // past the per-address connection cap
   if (refused !== undefined) {
     drainRefused(req, settings);
-    await writeResponse(res, refused, settings);
+    write(res, refused, settings);
     return;
   }
-  let body: NodeBody;
+  onNodeBody(
+    req,
+    settings.maxBodyBytes,
+    (body) => answer(handler, settings, req, res, body),
+    () => res.destroy(), // the client went away while sending
+  );
+}
+
+function answer(
+  handler: HttpHandler,
+  settings: ListenerSettings,
+  req: IncomingMessage,
+  res: ServerResponse,
+  body: NodeBody,
+): void {
+  let request: NodeRequest;
   try {
-    body = await readNodeBody(req, settings.maxBodyBytes);
-  } catch {
-    res.destroy(); // the client went away while sending
-    return;
-  }
-  const request = new NodeRequest(req, res, body);
-  let response: HttpResponse;
-  try {
-    response = await handler(request);
+    request = new NodeRequest(req, res, body);
   } catch (error) {
-    const a2a = toA2AError(error, logInternalError);
-    response = {
-      status: 500,
-      headers: { 'content-type': 'application/json' },
-      body: statusJson(a2a),
-    };
+    broken(res, error);
+    return;
   }
-  // The rest of an oversized body is not wanted: drain some of it, so the refusal is read, and close.
-  if (body === 'too large') {
-    response.headers = { ...response.headers, connection: 'close' };
-    drainRefused(req, settings);
+  let pending: Promise<HttpResponse>;
+  try {
+    pending = Promise.resolve(handler(request));
+  } catch (error) {
+    respond(settings, req, res, body, undefined, error);
+    return;
   }
-  // A string body is written synchronously: no promise to wait for.
-  const writing = writeResponse(res, response, settings);
-  if (writing !== undefined) await writing;
+  void pending.then(
+    (response) => respond(settings, req, res, body, response),
+    (error: unknown) => respond(settings, req, res, body, undefined, error),
+  );
+}
+
+/** Writes the handler's answer, or a 500 for its `error`. */
+function respond(
+  settings: ListenerSettings,
+  req: IncomingMessage,
+  res: ServerResponse,
+  body: NodeBody,
+  answered: HttpResponse | undefined,
+  error?: unknown,
+): void {
+  try {
+    const response = answered ?? internalError(error);
+    // The rest of an oversized body is not wanted: drain some of it, so the refusal is read, and close.
+    if (body === 'too large') {
+      response.headers = { ...response.headers, connection: 'close' };
+      drainRefused(req, settings);
+    }
+    write(res, response, settings);
+  } catch (error) {
+    broken(res, error);
+  }
+}
+
+/** Writes the reply: a string body synchronously, an SSE body until it ended. */
+function write(res: ServerResponse, response: HttpResponse, settings: ListenerSettings): void {
+  try {
+    writeResponse(res, response, settings)?.catch((error: unknown) => broken(res, error));
+  } catch (error) {
+    broken(res, error);
+  }
+}
+
+function internalError(error: unknown): HttpResponse {
+  const a2a = toA2AError(error, logInternalError);
+  return { status: 500, headers: { 'content-type': 'application/json' }, body: statusJson(a2a) };
+}
+
+/** Only a broken socket gets here; there is nobody left to answer. */
+function broken(res: ServerResponse, error: unknown): void {
+  logInternalError(error);
+  res.destroy();
 }
 
 /**
@@ -131,11 +178,12 @@ class NodeRequest implements HttpRequest {
     this.headers = new NodeHeaders(req.headers);
     this.body = body === 'too large' ? undefined : body;
     this.bodyTooLarge = body === 'too large';
-    // IP address and TLS client certificate, for authentication and rate limits.
-    const peer = peerOf(req);
-    this.remoteAddress = peer.remoteAddress;
-    this.clientCertificate = peer.clientCertificate;
-    this.secure = 'encrypted' in req.socket && req.socket.encrypted === true;
+    // IP address and TLS client certificate, for authentication and rate limits; only a TLS
+    // socket has a certificate to look at (no object per plain request).
+    const socket = req.socket;
+    this.remoteAddress = socket.remoteAddress;
+    this.secure = 'encrypted' in socket && socket.encrypted === true;
+    this.clientCertificate = this.secure ? peerOf(req).clientCertificate : undefined;
   }
 
   get signal(): AbortSignal {

@@ -25,6 +25,7 @@ import {
   capHistory,
   DEFAULT_LIMITS,
   type LimitOptions,
+  type MessageLimits,
 } from './message-limits.js';
 import { ConcurrencyLimiter, RateLimiter } from './rate-limit.js';
 
@@ -40,8 +41,8 @@ export class AccessControl {
   private readonly rate: RateLimiter | undefined;
   private readonly streams: ConcurrencyLimiter | undefined;
   private readonly streamsPerAddress: ConcurrencyLimiter | undefined;
-  private readonly maxPartsPerMessage: number;
-  private readonly maxMessageBytes: number;
+  /** The message limits, one object for every call. */
+  private readonly messageLimits: MessageLimits;
   private readonly maxHistoryLength: number;
   /**
    * No authentication and no rate limit: admission (`admit`) has nothing to do. Stream limits do
@@ -58,9 +59,12 @@ export class AccessControl {
     this.streams = streams === false ? undefined : new ConcurrencyLimiter(streams);
     const perAddress = limits.maxStreamsPerAddress ?? DEFAULT_LIMITS.maxStreamsPerAddress;
     this.streamsPerAddress = perAddress === false ? undefined : new ConcurrencyLimiter(perAddress);
-    this.maxPartsPerMessage = limits.maxPartsPerMessage ?? DEFAULT_LIMITS.maxPartsPerMessage;
-    this.maxMessageBytes = limits.maxMessageBytes ?? DEFAULT_LIMITS.maxMessageBytes;
     this.maxHistoryLength = limits.maxHistoryLength ?? DEFAULT_LIMITS.maxHistoryLength;
+    this.messageLimits = {
+      maxPartsPerMessage: limits.maxPartsPerMessage ?? DEFAULT_LIMITS.maxPartsPerMessage,
+      maxMessageBytes: limits.maxMessageBytes ?? DEFAULT_LIMITS.maxMessageBytes,
+      maxHistoryLength: this.maxHistoryLength,
+    };
     this.open = !this.authentication && !this.rate;
   }
 
@@ -142,11 +146,7 @@ export class AccessControl {
   }
 
   private before(name: OperationName, params: unknown, call: CallContext): unknown {
-    const checked = applyMessageLimits(name, params, {
-      maxPartsPerMessage: this.maxPartsPerMessage,
-      maxMessageBytes: this.maxMessageBytes,
-      maxHistoryLength: this.maxHistoryLength,
-    });
+    const checked = applyMessageLimits(name, params, this.messageLimits);
     if ((name === 'SendMessage' || name === 'SendStreamingMessage') && this.authentication) {
       const refused = this.authentication.authorizeMessage(
         checked as SendMessageRequest,

@@ -3,6 +3,7 @@
  * same in every binding: parts per message, size of a message, and history returned per task.
  */
 import { A2AError } from '../../core/errors.js';
+import { jsonSizeAtMost } from '../../core/json-size.js';
 import type { OperationName } from '../../core/operations.js';
 import type { RateLimitOptions } from './rate-limit.js';
 
@@ -80,7 +81,10 @@ export function applyMessageLimits(
         },
       );
     }
-    if (exceeds(JSON.stringify(p.message), limits.maxMessageBytes)) {
+    // Measured exactly (serialized) only when the bound cannot tell: a message well within the
+    // limit, the common case, is not written out again.
+    const max = limits.maxMessageBytes;
+    if (!jsonSizeAtMost(p.message, max) && exceeds(JSON.stringify(p.message), max)) {
       throw new A2AError(
         'PAYLOAD_TOO_LARGE',
         `the message exceeds the limit of ${limits.maxMessageBytes} bytes`,
