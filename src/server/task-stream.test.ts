@@ -229,7 +229,8 @@ describe('openTaskStream', () => {
     });
 
     it('subscribes first, and reads again, when the store answers with a promise', async () => {
-      const { store: memory, task, record } = memoryTask('r3', (t) => [chunk(t, 0, 10)]);
+      const { store: at, task, record } = memoryTask('r3', (t) => [chunk(t, 0, 10)]);
+      const memory: TaskStore = at;
       const store = Object.assign(Object.create(memory) as TaskStore, {
         events: (...args: Parameters<TaskStore['events']>) =>
           Promise.resolve(memory.events(...args)),

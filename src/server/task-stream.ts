@@ -8,7 +8,7 @@
  */
 import { A2AError } from '../core/errors.js';
 import { formatEventCursor } from '../core/event-cursor.js';
-import { isPromise, wait } from '../core/maybe-async.js';
+import { isPromise, run, wait, type Flow, type MaybePromise } from '../core/maybe-async.js';
 import { StepIterator } from '../core/ready-iterator.js';
 import type { StreamItem } from '../core/service.js';
 import type { StreamResponse, TaskState } from '../core/schemas/index.js';
@@ -86,7 +86,13 @@ export function isStreamed(event: StreamResponse): boolean {
  * log has is read, then reads again) and returns the stream. Rejects with TASK_NOT_FOUND before
  * the stream starts when the snapshot does not exist.
  */
-export async function openTaskStream(options: TaskStreamOptions): Promise<TaskStream> {
+export function openTaskStream(options: TaskStreamOptions): MaybePromise<TaskStream> {
+  // One flow (core/maybe-async.ts): nothing to wait for (readFirst, a store that answers at
+  // once) opens the stream with no promise; a synchronous TASK_NOT_FOUND is then thrown.
+  return run(opening(options));
+}
+
+function* opening(options: TaskStreamOptions): Flow<TaskStream> {
   const { store, bus, scope, taskId, start, closeWhen, view, onPromisedRead } = options;
   const maxBuffered = options.maxBuffered ?? 256;
   const maxBufferedBytes = options.maxBufferedBytes ?? DEFAULT_STREAM_BYTES;
@@ -128,14 +134,14 @@ export async function openTaskStream(options: TaskStreamOptions): Promise<TaskSt
     signal?.removeEventListener('abort', onAbort);
   };
   let subscribed = options.readFirst !== true;
-  if (subscribed) await subscribing();
+  if (subscribed) yield subscribing();
 
   let first: StreamItem | undefined;
   let firstState: TaskState | undefined;
   let lastSeq: number;
   try {
     if (start.mode === 'snapshot') {
-      const record = await store.get(scope, taskId);
+      const record = yield* wait(store.get(scope, taskId));
       if (!record)
         throw new A2AError('TASK_NOT_FOUND', `Task ${taskId} not found`, { metadata: { taskId } });
       first = { id: String(record.seq), event: { task: taskView(record.task, start) } };

@@ -4,6 +4,7 @@
  * event id on the call) and the server's own follow of a task to a state (a blocking send).
  */
 import type { CallContext } from '../core/call-context.js';
+import { after, type MaybePromise } from '../core/maybe-async.js';
 import type { StreamResponse, TaskState } from '../core/schemas/index.js';
 import type { EventBus, Scope, TaskStore } from '../stores/types.js';
 import type { MemoryLimits } from './server-options.js';
@@ -33,27 +34,22 @@ export class TaskStreams {
   ) {}
 
   /** The caller's stream of a task from `start` until `closeWhen`. */
-  async forCaller(
+  forCaller(
     scope: Scope,
     taskId: string,
     call: CallContext,
     start: StreamStart,
     closeWhen: (s: TaskState) => boolean,
-  ): Promise<TaskStream> {
-    const stream = await openTaskStream(
-      // Read when the stream first waits: a stream read to its end at once makes no signal.
-      this.options(
-        scope,
-        taskId,
-        start,
-        closeWhen,
-        undefined,
-        () => call.signal,
-        eventViewOf(call),
-      ),
+  ): MaybePromise<TaskStream> {
+    // The signal is read when the stream first waits: a stream read to its end at once makes none.
+    const signalOf = () => call.signal;
+    const opening = openTaskStream(
+      this.options(scope, taskId, start, closeWhen, undefined, signalOf, eventViewOf(call)),
     );
-    call.firstEventId = stream.firstEventId;
-    return stream;
+    return after(opening, (stream) => {
+      call.firstEventId = stream.firstEventId;
+      return stream;
+    });
   }
 
   /** Resolves when the task reaches a state `closeWhen` accepts (or the signal aborts). */
