@@ -261,7 +261,7 @@ describe('openTaskStream', () => {
       expect(bus.activeTasks).toBe(0);
     });
 
-    it('leaves no subscription behind when the reader stops while it is being made', async () => {
+    it('subscribes for a running task before the stream starts, and leaves no subscription behind when the reader stops', async () => {
       const { store, task } = memoryTask('r4', () => []);
       const { bus, late } = lateBus();
       const stream = await openTaskStream({
@@ -273,14 +273,35 @@ describe('openTaskStream', () => {
         closeWhen: isTerminal,
         readFirst: true,
       });
+      expect(bus.activeTasks).toBe(1); // subscribed while it opened
       const iterator = stream[Symbol.asyncIterator]();
       expect((await iterator.next()).value).toMatchObject({ id: '1' });
-      const pending = iterator.next(); // subscribing now
+      const pending = iterator.next(); // waiting for a live event
       await iterator.return?.();
       expect((await pending).done).toBe(true);
-      await new Promise((r) => setImmediate(r));
-      await new Promise((r) => setImmediate(r));
       expect(bus.activeTasks).toBe(0);
+    });
+
+    it('rejects before the stream starts when the subscription fails, as without readFirst', async () => {
+      const { store, task } = memoryTask('r5', (t) => [chunk(t, 0, 10)]);
+      const failing: EventBus = Object.assign(Object.create(new MemoryEventBus()) as EventBus, {
+        subscribe: () => Promise.reject(new Error('bus down')),
+      });
+      for (const readFirst of [false, true]) {
+        await expect(
+          Promise.resolve().then(() =>
+            openTaskStream({
+              store,
+              bus: failing,
+              scope,
+              taskId: task.id,
+              start: { mode: 'replay', afterSeq: 0 },
+              closeWhen: isTerminal,
+              readFirst,
+            }),
+          ),
+        ).rejects.toThrow('bus down');
+      }
     });
   });
 });
