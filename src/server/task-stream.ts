@@ -37,19 +37,22 @@ export interface TaskStreamOptions {
   /** Aborting ends the stream (the task goes on). */
   signal?: AbortSignal | undefined;
   /**
-   * The signal, read only when the stream subscribes to the bus (an HTTP request's disconnect
-   * signal is made when first read: a stream that needs no subscription needs none either).
+   * The signal, read only when the stream first has to wait for the bus (an HTTP request's
+   * disconnect signal is made when first read: a stream read to its end at once needs none).
    * Used when `signal` is not given.
    */
   signalOf?: (() => AbortSignal | undefined) | undefined;
   /**
-   * Read the log's first page before subscribing to the bus: a task whose closing event is in
-   * it is streamed with no subscription at all; otherwise the stream subscribes (still before it
-   * is returned, so a failing subscription rejects as without this option) and, after that
-   * page, reads the log again from where it was: nothing appended meanwhile is missed. Worth it
-   * where the store answers at once (the memory store); when the read returns a promise the
-   * stream subscribes while it is pending, reads again after it as well, and `onPromisedRead`
-   * is called (TaskStreams then stops asking for it). Default false: subscribe, then read.
+   * Read the log before subscribing to the bus: a task whose closing event is already recorded
+   * is streamed with no subscription at all; otherwise the stream subscribes once it has read
+   * what is there (lazily: a task that closes meanwhile, as its agent's steps run on, needs none
+   * either), then reads the log again from where it was, so nothing appended before the
+   * subscription took is missed. The subscription is then made while the stream is read: one
+   * that fails ends the stream with that error after the events already read (the binding's
+   * error frame), where without this option the open rejects. Worth it where the store answers
+   * at once (the memory store); when a read returns a promise the stream subscribes while it is
+   * pending, reads again after it, and `onPromisedRead` is called (TaskStreams then stops asking
+   * for it). Default false: subscribe, then read.
    */
   readFirst?: boolean | undefined;
   /** Called when a read made under `readFirst` returned a promise. */
@@ -83,8 +86,8 @@ export function isStreamed(event: StreamResponse): boolean {
 }
 
 /**
- * Subscribes (before reading anything, so nothing is missed; with `readFirst`, after the first
- * page, unless it closes the stream, then reads again) and returns the stream. Rejects with TASK_NOT_FOUND before
+ * Subscribes (before reading anything, so nothing is missed; with `readFirst`, once what the
+ * log has is read, then reads again) and returns the stream. Rejects with TASK_NOT_FOUND before
  * the stream starts when the snapshot does not exist.
  */
 export function openTaskStream(options: TaskStreamOptions): MaybePromise<TaskStream> {
@@ -121,23 +124,25 @@ function* opening(options: TaskStreamOptions): Flow<TaskStream> {
         wake?.();
       })
       .then((stopListening) => {
+        if (stopped) return stopListening(); // ended while subscribing
         unsubscribe = stopListening;
         signal?.addEventListener('abort', onAbort);
       });
   };
+  let stopped = false;
   const stop = () => {
+    stopped = true;
     if (unsubscribe === undefined) return;
     unsubscribe();
     unsubscribe = undefined;
     signal?.removeEventListener('abort', onAbort);
   };
-  const readFirst = options.readFirst === true;
-  if (!readFirst) yield subscribing();
+  let subscribed = options.readFirst !== true;
+  if (subscribed) yield subscribing();
 
   let first: StreamItem | undefined;
   let firstState: TaskState | undefined;
   let lastSeq: number;
-  let prefetched: LogEntry[] | undefined;
   try {
     if (start.mode === 'snapshot') {
       const record = yield* wait(store.get(scope, taskId));
@@ -150,21 +155,6 @@ function* opening(options: TaskStreamOptions): Flow<TaskStream> {
       lastSeq = start.afterSeq;
       first = start.first;
       if (first && 'task' in first.event) firstState = first.event.task.status.state;
-    }
-    // readFirst: the first page is read now, and the stream subscribes (before it starts: a
-    // failing subscription is an error reply, as without readFirst) unless that page closes it.
-    // A page read before the subscription is followed by another read (nothing is missed).
-    if (readFirst && !(firstState && closeWhen(firstState))) {
-      const page = store.events(scope, taskId, lastSeq, PAGE, maxPageBytes);
-      if (isPromise(page)) {
-        onPromisedRead?.(); // not a store that answers at once: subscribed to first from now on
-        page.catch(() => undefined); // its failure is thrown below, after the subscription
-        yield subscribing();
-        prefetched = (yield page) as LogEntry[];
-      } else {
-        prefetched = page;
-        if (!closes(page, closeWhen)) yield subscribing();
-      }
     }
   } catch (error) {
     stop();
@@ -186,17 +176,35 @@ function* opening(options: TaskStreamOptions): Flow<TaskStream> {
       let uncut: LogEntry[] | undefined;
       while (!signal?.aborted) {
         let batch: LogEntry[];
-        if (prefetched !== undefined) {
-          batch = prefetched; // read before subscribing: the log is read again after it
-          prefetched = undefined;
-        } else if (catchUp || overflow) {
+        if (catchUp || overflow) {
           overflow = false;
           queue.length = 0;
           queuedBytes = 0;
-          batch = yield* wait(store.events(scope, taskId, lastSeq, PAGE, maxPageBytes));
-          // A full page, or one the store cut at maxPageBytes, is not the end of the log.
-          catchUp = batch.length === PAGE;
-          uncut = catchUp || batch.length === 0 ? undefined : batch;
+          const page = store.events(scope, taskId, lastSeq, PAGE, maxPageBytes);
+          if (!subscribed && isPromise(page)) {
+            // Not a store that answers at once: subscribed to now, and this read (made before
+            // the subscription) is followed by another.
+            onPromisedRead?.();
+            subscribed = true;
+            page.catch(() => undefined); // its failure is thrown below, after the subscription
+            yield subscribing();
+            batch = (yield page) as LogEntry[];
+            catchUp = true;
+            uncut = undefined;
+          } else {
+            batch = yield* wait(page);
+            // A full page, or one the store cut at maxPageBytes, is not the end of the log.
+            catchUp = batch.length === PAGE;
+            uncut = catchUp || batch.length === 0 ? undefined : batch;
+          }
+        } else if (!subscribed) {
+          // All the log had is read and the stream goes on: subscribe, then read again from
+          // here, for what was appended before the subscription took.
+          subscribed = true;
+          yield subscribing();
+          catchUp = true;
+          uncut = undefined;
+          continue;
         } else if (queue.length > 0) {
           batch = queue.splice(0, queue.length);
           queuedBytes = 0;
@@ -247,15 +255,6 @@ function jsonLength(batch: readonly LogEntry[]): number {
   let length = 0;
   for (const entry of batch) length += JSON.stringify(entry.event).length;
   return length;
-}
-
-/** True when an entry of `page` puts the task in a state that ends the stream. */
-function closes(page: readonly LogEntry[], closeWhen: (state: TaskState) => boolean): boolean {
-  for (const entry of page) {
-    const state = stateOf(entry.event);
-    if (state && closeWhen(state)) return true;
-  }
-  return false;
 }
 
 /** The task state an event puts the task in, if it changes it. */
