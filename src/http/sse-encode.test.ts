@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { StreamResponse } from '../core/schemas/index.js';
+import { StepIterator, type ReadyIterator } from '../core/ready-iterator.js';
 import { KEEP_ALIVE_FRAME, encodeSse, sseFrame } from './sse-encode.js';
 import type { StreamItem } from '../core/service.js';
 
@@ -63,6 +64,30 @@ describe('encodeSse', () => {
     const frames = await collect(encodeSse(slow(), { ...options, keepAliveMs: 25 }));
     expect(frames.filter((f) => f === KEEP_ALIVE_FRAME).length).toBeGreaterThanOrEqual(2);
     expect(frames.at(-1)).toBe(`data: ${JSON.stringify(working)}\n\n`);
+  });
+
+  it('keeps a stream idle for keepAliveMs after its ready frames before the first keep-alive', async () => {
+    // Two frames handed out at once (nextReady: no clock, no timer), then a wait of ~60 ms.
+    let release!: () => void;
+    const later = new Promise<void>((r) => (release = r));
+    const body = (function* (): Generator<unknown, void, unknown> {
+      yield { id: '1', event: working };
+      yield { id: '2', event: working };
+      yield later;
+      yield { id: '3', event: working };
+    })();
+    const encoder = encodeSse(new StepIterator<StreamItem>(body), { ...options, keepAliveMs: 40 });
+    const ready = encoder as AsyncIterableIterator<string> & ReadyIterator<string>;
+    expect(ready.nextReady?.()?.value).toBe(`id: 1\ndata: ${JSON.stringify(working)}\n\n`);
+    expect(ready.nextReady?.()?.value).toBe(`id: 2\ndata: ${JSON.stringify(working)}\n\n`);
+    expect(ready.nextReady?.()).toBeUndefined();
+    const started = performance.now();
+    setTimeout(release, 60);
+    const first = await encoder.next();
+    expect(first.value).toBe(KEEP_ALIVE_FRAME);
+    expect(performance.now() - started).toBeGreaterThanOrEqual(38);
+    expect((await encoder.next()).value).toBe(`id: 3\ndata: ${JSON.stringify(working)}\n\n`);
+    expect((await encoder.next()).done).toBe(true);
   });
 
   it('ends with the error frame when the source fails mid-stream', async () => {

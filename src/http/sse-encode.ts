@@ -68,8 +68,12 @@ class SseEncoder implements AsyncIterableIterator<string>, ReadyIterator<string>
    * timestamp, not a setTimeout/clearTimeout pair (the timer lists showed in the profiles).
    */
   private timer: ReturnType<typeof setTimeout> | undefined;
-  /** When the last frame was handed out (performance.now()). */
-  private lastFrameAt = performance.now();
+  /**
+   * When the last frame was handed out (performance.now()), kept while the keep-alive timer is
+   * armed; arming it stamps the time (every frame before came earlier), so a stream read to its
+   * end without waiting reads no clock.
+   */
+  private lastFrameAt = 0;
   private readonly keepAliveMs: number;
   private readonly onResult = (result: IteratorResult<StreamItem>) => this.resolveWait(result);
   private readonly onFailure = (error: unknown) => this.resolveWait(new Failure(error));
@@ -122,7 +126,7 @@ class SseEncoder implements AsyncIterableIterator<string>, ReadyIterator<string>
       return this.fail(waited.error);
     }
     if (waited === CLOSED || this.finished) return DONE;
-    this.lastFrameAt = performance.now();
+    if (this.timer !== undefined) this.lastFrameAt = performance.now();
     if (waited === IDLE) return { done: false, value: KEEP_ALIVE_FRAME };
     this.pending = undefined;
     if (waited.done === true) {
@@ -173,6 +177,7 @@ class SseEncoder implements AsyncIterableIterator<string>, ReadyIterator<string>
     return new Promise<Waited>((resolve) => {
       this.settle = resolve;
       if (this.keepAliveMs > 0 && this.timer === undefined) {
+        this.lastFrameAt = performance.now();
         this.timer = setTimeout(this.onTimer, this.keepAliveMs);
       }
       // A pending kept across a keep-alive gets a second reaction: the first one to run

@@ -4,7 +4,8 @@
  * (src/http/node-io.ts: settleReady, nextReady, bursts, backpressure) gives the same SSE text as
  * the same stream over a store whose events() is a promise, read frame by frame with `next()`
  * alone — for any events, any split between events already recorded when the stream opens and
- * events that come live, any catch-up page size, any pattern of refused writes.
+ * events that come live, any catch-up page size, any pattern of refused writes, the log read
+ * before subscribing (`readFirst`) or after.
  */
 import fc from 'fast-check';
 import { EventEmitter } from 'node:events';
@@ -100,9 +101,10 @@ describe('a server stream written from what is ready', () => {
         fc.nat({ max: 14 }),
         fc.constantFrom(undefined, 300, 20_000),
         fc.array(fc.boolean(), { maxLength: 4 }),
-        async (sizes, split, maxPageBytes, refusals) => {
+        fc.boolean(),
+        async (sizes, split, maxPageBytes, refusals, readFirst) => {
           const pages = maxPageBytes === undefined ? {} : { maxPageBytes };
-          const open = (store: TaskStore, bus: MemoryEventBus) =>
+          const open = (store: TaskStore, bus: MemoryEventBus, first = false) =>
             openTaskStream({
               store,
               bus,
@@ -110,6 +112,7 @@ describe('a server stream written from what is ready', () => {
               taskId: 't',
               start: { mode: 'replay', afterSeq: 0 },
               closeWhen: isTerminal,
+              readFirst: first,
               ...pages,
             });
 
@@ -135,7 +138,7 @@ describe('a server stream written from what is ready', () => {
           // Ready path: the memory store as it is, written by the node writer.
           const b = recorded('t', sizes, split);
           const res = response(refusals);
-          const body = encodeSse(await open(b.store, b.bus), sse);
+          const body = encodeSse(await open(b.store, b.bus, readFirst), sse);
           const writing = writeNodeResponse(
             res,
             { status: 200, headers: {}, body },

@@ -285,13 +285,22 @@ export class A2AServer {
   }
 
   /** SendStreamingMessage (spec §3.1.2): the Task (or one Message), then every update in order. */
-  async sendStreamingMessage(
+  sendStreamingMessage(
     params: SendMessageRequest,
     call: CallContext,
   ): Promise<AsyncIterable<StreamItem>> {
+    return runPromise(this.streaming(params, call));
+  }
+
+  /** One flow, as `sending` (with the memory store, nothing to wait for: the stream opens at once). */
+  private *streaming(
+    params: SendMessageRequest,
+    call: CallContext,
+  ): Flow<AsyncIterable<StreamItem>> {
     const scope = this.admit(call);
     this.requireStreaming();
-    const started = await this.intake.startOrAttach(params, call, scope);
+    const starting = this.intake.startOrAttach(params, call, scope);
+    const started = (isPromise(starting) ? yield starting : starting) as Awaited<typeof starting>;
     // A message-only stream is one event; it gets an id like every SSE event.
     if ('message' in started) {
       return single({ id: '1', event: shownTo(call, { message: started.message }) });
@@ -307,7 +316,8 @@ export class A2AServer {
             first: { id: String(started.seq), event: { task: started.resumed } },
           }
         : { mode: 'snapshot' };
-    return this.streams.forCaller(scope, started.taskId, call, start, isSettled);
+    const opening = this.streams.forCaller(scope, started.taskId, call, start, isSettled);
+    return (isPromise(opening) ? yield opening : opening) as Awaited<typeof opening>;
   }
 
   /**

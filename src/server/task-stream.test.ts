@@ -1,14 +1,16 @@
 /**
  * Unit tests of one reader's stream (task-stream.ts): order without gaps or duplicates, and the
  * memory bounds: catch-up pages bounded by bytes, a reader that falls behind paused (its live
- * buffer dropped) and caught up from the log when it reads again.
+ * buffer dropped) and caught up from the log when it reads again; with `readFirst`, the log read
+ * before any subscription, and nothing missed between that read and the subscription.
  */
 import { describe, expect, it } from 'vitest';
 import type { StreamResponse, Task } from '../core/schemas/index.js';
 import { isTerminal } from '../core/task-state.js';
 import { MemoryEventBus } from '../stores/memory/event-bus.js';
+import { MemoryTaskStore } from '../stores/memory/task-store.js';
 import { SqliteTaskStore } from '../stores/sqlite/index.js';
-import type { Scope, TaskStore } from '../stores/types.js';
+import type { EventBus, Scope, TaskStore } from '../stores/types.js';
 import { openTaskStream } from './task-stream.js';
 
 const scope: Scope = { tenant: '', owner: '' };
@@ -131,5 +133,174 @@ describe('openTaskStream', () => {
     expect((await iterator.next()).done).toBe(true);
     expect(pages.length - read).toBeLessThanOrEqual(1); // the opening catch-up at most
     await raw.close();
+  });
+
+  describe('readFirst', () => {
+    /** A memory store with task `id` (WORKING) and `events` recorded after its snapshot. */
+    function memoryTask(id: string, events: (task: Task) => StreamResponse[]) {
+      const store = new MemoryTaskStore();
+      const task: Task = { id, contextId: 'c', status: { state: 'TASK_STATE_WORKING' } };
+      void store.create(scope, task);
+      let seq = 1;
+      const record = (event: StreamResponse) => {
+        void store.append(scope, id, [event], seq);
+        return ++seq;
+      };
+      for (const event of events(task)) record(event);
+      return { store, task, record };
+    }
+
+    /** A memory bus whose subscriptions take effect a turn late, counted. */
+    function lateBus(onSubscribe: () => void = () => undefined) {
+      const bus = new MemoryEventBus();
+      let subscriptions = 0;
+      const late: EventBus = Object.assign(Object.create(bus) as EventBus, {
+        subscribe: async (...args: Parameters<EventBus['subscribe']>) => {
+          subscriptions++;
+          onSubscribe();
+          await new Promise((r) => setImmediate(r));
+          return bus.subscribe(...args);
+        },
+      });
+      return { bus, late, subscriptions: () => subscriptions };
+    }
+
+    it('streams a task whose closing event is recorded without subscribing or reading the signal', async () => {
+      const { store, task } = memoryTask('r1', (t) => [chunk(t, 0, 10), completed(t)]);
+      const { late, subscriptions } = lateBus();
+      let signalReads = 0;
+      const stream = await openTaskStream({
+        store,
+        bus: late,
+        scope,
+        taskId: task.id,
+        start: { mode: 'replay', afterSeq: 0 },
+        closeWhen: isTerminal,
+        readFirst: true,
+        signalOf: () => {
+          signalReads++;
+          return undefined;
+        },
+      });
+      const ids: (string | undefined)[] = [];
+      for await (const id of take(stream)) ids.push(id);
+      expect(ids).toEqual(['1', '2', '3']);
+      expect(subscriptions()).toBe(0);
+      expect(signalReads).toBe(0);
+    });
+
+    it('subscribes once the log is read, and reads again: an event recorded meanwhile is not missed', async () => {
+      const { store, task, record } = memoryTask('r2', (t) => [chunk(t, 0, 10)]);
+      // Recorded (and published to nobody yet) while the subscription is being made.
+      let recordedMeanwhile = false;
+      const { bus, late, subscriptions } = lateBus(() => {
+        if (recordedMeanwhile) return;
+        recordedMeanwhile = true;
+        const seq = record(chunk(task, 1, 10));
+        bus.publish('', task.id, { seq, event: chunk(task, 1, 10) });
+      });
+      let signalReads = 0;
+      const stream = await openTaskStream({
+        store,
+        bus: late,
+        scope,
+        taskId: task.id,
+        start: { mode: 'replay', afterSeq: 0 },
+        closeWhen: isTerminal,
+        readFirst: true,
+        signalOf: () => {
+          signalReads++;
+          return new AbortController().signal;
+        },
+      });
+      const iterator = stream[Symbol.asyncIterator]();
+      const ids: (string | undefined)[] = [];
+      for (let i = 0; i < 3; i++) ids.push(((await iterator.next()).value as { id: string }).id);
+      expect(ids).toEqual(['1', '2', '3']);
+      expect(subscriptions()).toBe(1);
+      expect(signalReads).toBe(1);
+      // Live from here: through the bus.
+      const pending = iterator.next();
+      const seq = record(completed(task));
+      bus.publish('', task.id, { seq, event: completed(task) });
+      expect((await pending).value).toMatchObject({ id: '4' });
+      expect((await iterator.next()).done).toBe(true);
+      expect(bus.activeTasks).toBe(0);
+    });
+
+    it('subscribes first, and reads again, when the store answers with a promise', async () => {
+      const { store: at, task, record } = memoryTask('r3', (t) => [chunk(t, 0, 10)]);
+      const memory: TaskStore = at;
+      const store = Object.assign(Object.create(memory) as TaskStore, {
+        events: (...args: Parameters<TaskStore['events']>) =>
+          Promise.resolve(memory.events(...args)),
+      });
+      const { bus, late, subscriptions } = lateBus();
+      let promisedReads = 0;
+      const stream = await openTaskStream({
+        store,
+        bus: late,
+        scope,
+        taskId: task.id,
+        start: { mode: 'replay', afterSeq: 0 },
+        closeWhen: isTerminal,
+        readFirst: true,
+        onPromisedRead: () => promisedReads++,
+      });
+      const iterator = stream[Symbol.asyncIterator]();
+      expect((await iterator.next()).value).toMatchObject({ id: '1' });
+      expect((await iterator.next()).value).toMatchObject({ id: '2' });
+      const pending = iterator.next();
+      await new Promise((r) => setImmediate(r));
+      const seq = record(completed(task));
+      bus.publish('', task.id, { seq, event: completed(task) });
+      expect((await pending).value).toMatchObject({ id: '3' });
+      expect((await iterator.next()).done).toBe(true);
+      expect(promisedReads).toBe(1);
+      expect(subscriptions()).toBe(1);
+      expect(bus.activeTasks).toBe(0);
+    });
+
+    it('leaves no subscription behind when the reader stops while it waits for a live event', async () => {
+      const { store, task } = memoryTask('r4', () => []);
+      const { bus, late } = lateBus();
+      const stream = await openTaskStream({
+        store,
+        bus: late,
+        scope,
+        taskId: task.id,
+        start: { mode: 'replay', afterSeq: 0 },
+        closeWhen: isTerminal,
+        readFirst: true,
+      });
+      const iterator = stream[Symbol.asyncIterator]();
+      expect((await iterator.next()).value).toMatchObject({ id: '1' });
+      const pending = iterator.next(); // waiting for a live event
+      await iterator.return?.();
+      expect((await pending).done).toBe(true);
+      expect(bus.activeTasks).toBe(0);
+    });
+
+    it('fails the open without readFirst, and the stream after the recorded events with it, when the subscription fails', async () => {
+      const { store, task } = memoryTask('r5', (t) => [chunk(t, 0, 10)]);
+      const failing: EventBus = Object.assign(Object.create(new MemoryEventBus()) as EventBus, {
+        subscribe: () => Promise.reject(new Error('bus down')),
+      });
+      const open = (readFirst: boolean) =>
+        openTaskStream({
+          store,
+          bus: failing,
+          scope,
+          taskId: task.id,
+          start: { mode: 'replay', afterSeq: 0 },
+          closeWhen: isTerminal,
+          readFirst,
+        });
+      await expect(Promise.resolve().then(() => open(false))).rejects.toThrow('bus down');
+      const iterator = (await open(true))[Symbol.asyncIterator]();
+      expect((await iterator.next()).value).toMatchObject({ id: '1' });
+      expect((await iterator.next()).value).toMatchObject({ id: '2' });
+      await expect(iterator.next()).rejects.toThrow('bus down');
+    });
   });
 });

@@ -8,7 +8,7 @@
  */
 import { A2AError } from '../core/errors.js';
 import { formatEventCursor } from '../core/event-cursor.js';
-import { wait } from '../core/maybe-async.js';
+import { isPromise, run, wait, type Flow, type MaybePromise } from '../core/maybe-async.js';
 import { StepIterator } from '../core/ready-iterator.js';
 import type { StreamItem } from '../core/service.js';
 import type { StreamResponse, TaskState } from '../core/schemas/index.js';
@@ -36,12 +36,33 @@ export interface TaskStreamOptions {
   closeWhen: (state: TaskState) => boolean;
   /** Aborting ends the stream (the task goes on). */
   signal?: AbortSignal | undefined;
+  /**
+   * The signal, read only when the stream first has to wait for the bus (an HTTP request's
+   * disconnect signal is made when first read: a stream read to its end at once needs none).
+   * Used when `signal` is not given.
+   */
+  signalOf?: (() => AbortSignal | undefined) | undefined;
+  /**
+   * Read the log before subscribing to the bus: a task whose closing event is already recorded
+   * is streamed with no subscription at all; otherwise the stream subscribes once it has read
+   * what is there (lazily: a task that closes meanwhile, as its agent's steps run on, needs none
+   * either), then reads the log again from where it was, so nothing appended before the
+   * subscription took is missed. The subscription is then made while the stream is read: one
+   * that fails ends the stream with that error after the events already read (the binding's
+   * error frame), where without this option the open rejects. Worth it where the store answers
+   * at once (the memory store); when a read returns a promise the stream subscribes while it is
+   * pending, reads again after it, and `onPromisedRead` is called (TaskStreams then stops asking
+   * for it). Default false: subscribe, then read.
+   */
+  readFirst?: boolean | undefined;
+  /** Called when a read made under `readFirst` returned a promise. */
+  onPromisedRead?: (() => void) | undefined;
   /** Live entries buffered for a slow reader before it switches to reading the log. */
-  maxBuffered?: number;
+  maxBuffered?: number | undefined;
   /** Bytes of live entries (approximate JSON) buffered before that switch; default 4 MiB. */
-  maxBufferedBytes?: number;
+  maxBufferedBytes?: number | undefined;
   /** Bytes (JSON) of one catch-up page read from the log; default 4 MiB (one entry at least). */
-  maxPageBytes?: number;
+  maxPageBytes?: number | undefined;
   /**
    * What the reader may see of each event (trajectory-views.ts: steps stripped); none: the
    * events as recorded. Applied here rather than by a wrapping iterator (two promises per event).
@@ -65,11 +86,18 @@ export function isStreamed(event: StreamResponse): boolean {
 }
 
 /**
- * Subscribes (before reading anything, so nothing is missed) and returns the stream. Rejects
- * with TASK_NOT_FOUND before the stream starts when the snapshot does not exist.
+ * Subscribes (before reading anything, so nothing is missed; with `readFirst`, once what the
+ * log has is read, then reads again) and returns the stream. Rejects with TASK_NOT_FOUND before
+ * the stream starts when the snapshot does not exist.
  */
-export async function openTaskStream(options: TaskStreamOptions): Promise<TaskStream> {
-  const { store, bus, scope, taskId, start, closeWhen, signal, view } = options;
+export function openTaskStream(options: TaskStreamOptions): MaybePromise<TaskStream> {
+  // One flow (core/maybe-async.ts): nothing to wait for (readFirst, a store that answers at
+  // once) opens the stream with no promise; a synchronous TASK_NOT_FOUND is then thrown.
+  return run(opening(options));
+}
+
+function* opening(options: TaskStreamOptions): Flow<TaskStream> {
+  const { store, bus, scope, taskId, start, closeWhen, view, onPromisedRead } = options;
   const maxBuffered = options.maxBuffered ?? 256;
   const maxBufferedBytes = options.maxBufferedBytes ?? DEFAULT_STREAM_BYTES;
   const maxPageBytes = options.maxPageBytes ?? DEFAULT_STREAM_BYTES;
@@ -77,30 +105,47 @@ export async function openTaskStream(options: TaskStreamOptions): Promise<TaskSt
   let queuedBytes = 0;
   let overflow = false;
   let wake: (() => void) | undefined;
-  const unsubscribe = await bus.subscribe(scope.tenant, taskId, (entry) => {
-    if (!overflow) {
-      queuedBytes += eventSize(entry.event);
-      if (queue.length >= maxBuffered || (queue.length > 0 && queuedBytes > maxBufferedBytes)) {
-        overflow = true; // paused: the log has what is dropped here
-        queue.length = 0;
-        queuedBytes = 0;
-      } else queue.push(entry);
-    }
-    wake?.();
-  });
+  let signal = options.signal;
+  const signalOf = signal === undefined ? options.signalOf : undefined;
+  let unsubscribe: (() => void) | undefined;
   const onAbort = () => wake?.();
-  signal?.addEventListener('abort', onAbort);
+  const subscribing = (): Promise<void> => {
+    if (signalOf !== undefined) signal = signalOf();
+    return bus
+      .subscribe(scope.tenant, taskId, (entry) => {
+        if (!overflow) {
+          queuedBytes += eventSize(entry.event);
+          if (queue.length >= maxBuffered || (queue.length > 0 && queuedBytes > maxBufferedBytes)) {
+            overflow = true; // paused: the log has what is dropped here
+            queue.length = 0;
+            queuedBytes = 0;
+          } else queue.push(entry);
+        }
+        wake?.();
+      })
+      .then((stopListening) => {
+        if (stopped) return stopListening(); // ended while subscribing
+        unsubscribe = stopListening;
+        signal?.addEventListener('abort', onAbort);
+      });
+  };
+  let stopped = false;
   const stop = () => {
+    stopped = true;
+    if (unsubscribe === undefined) return;
     unsubscribe();
+    unsubscribe = undefined;
     signal?.removeEventListener('abort', onAbort);
   };
+  let subscribed = options.readFirst !== true;
+  if (subscribed) yield subscribing();
 
   let first: StreamItem | undefined;
   let firstState: TaskState | undefined;
   let lastSeq: number;
   try {
     if (start.mode === 'snapshot') {
-      const record = await store.get(scope, taskId);
+      const record = yield* wait(store.get(scope, taskId));
       if (!record)
         throw new A2AError('TASK_NOT_FOUND', `Task ${taskId} not found`, { metadata: { taskId } });
       first = { id: String(record.seq), event: { task: taskView(record.task, start) } };
@@ -135,10 +180,31 @@ export async function openTaskStream(options: TaskStreamOptions): Promise<TaskSt
           overflow = false;
           queue.length = 0;
           queuedBytes = 0;
-          batch = yield* wait(store.events(scope, taskId, lastSeq, PAGE, maxPageBytes));
-          // A full page, or one the store cut at maxPageBytes, is not the end of the log.
-          catchUp = batch.length === PAGE;
-          uncut = catchUp || batch.length === 0 ? undefined : batch;
+          const page = store.events(scope, taskId, lastSeq, PAGE, maxPageBytes);
+          if (!subscribed && isPromise(page)) {
+            // Not a store that answers at once: subscribed to now, and this read (made before
+            // the subscription) is followed by another.
+            onPromisedRead?.();
+            subscribed = true;
+            page.catch(() => undefined); // its failure is thrown below, after the subscription
+            yield subscribing();
+            batch = (yield page) as LogEntry[];
+            catchUp = true;
+            uncut = undefined;
+          } else {
+            batch = yield* wait(page);
+            // A full page, or one the store cut at maxPageBytes, is not the end of the log.
+            catchUp = batch.length === PAGE;
+            uncut = catchUp || batch.length === 0 ? undefined : batch;
+          }
+        } else if (!subscribed) {
+          // All the log had is read and the stream goes on: subscribe, then read again from
+          // here, for what was appended before the subscription took.
+          subscribed = true;
+          yield subscribing();
+          catchUp = true;
+          uncut = undefined;
+          continue;
         } else if (queue.length > 0) {
           batch = queue.splice(0, queue.length);
           queuedBytes = 0;

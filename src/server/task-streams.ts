@@ -4,14 +4,29 @@
  * event id on the call) and the server's own follow of a task to a state (a blocking send).
  */
 import type { CallContext } from '../core/call-context.js';
-import type { TaskState } from '../core/schemas/index.js';
+import { after, type MaybePromise } from '../core/maybe-async.js';
+import type { StreamResponse, TaskState } from '../core/schemas/index.js';
 import type { EventBus, Scope, TaskStore } from '../stores/types.js';
 import type { MemoryLimits } from './server-options.js';
-import { openTaskStream, type StreamStart, type TaskStream } from './task-stream.js';
+import {
+  openTaskStream,
+  type StreamStart,
+  type TaskStream,
+  type TaskStreamOptions,
+} from './task-stream.js';
 import { eventViewOf } from './trajectory-views.js';
 
 /** Opens task streams with the server's store, bus and stream limits. */
 export class TaskStreams {
+  /**
+   * Whether streams read the log before subscribing (task-stream.ts `readFirst`): while the
+   * store's reads are answered at once; off for good after one that returned a promise.
+   */
+  private readFirst = true;
+  private readonly onPromisedRead = () => {
+    this.readFirst = false;
+  };
+
   constructor(
     private readonly store: TaskStore,
     private readonly bus: EventBus,
@@ -19,22 +34,22 @@ export class TaskStreams {
   ) {}
 
   /** The caller's stream of a task from `start` until `closeWhen`. */
-  async forCaller(
+  forCaller(
     scope: Scope,
     taskId: string,
     call: CallContext,
     start: StreamStart,
     closeWhen: (s: TaskState) => boolean,
-  ): Promise<TaskStream> {
-    const view = eventViewOf(call);
-    const stream = await openTaskStream({
-      ...this.base(scope, taskId, call.signal),
-      start,
-      closeWhen,
-      view,
+  ): MaybePromise<TaskStream> {
+    // The signal is read when the stream first waits: a stream read to its end at once makes none.
+    const signalOf = () => call.signal;
+    const opening = openTaskStream(
+      this.options(scope, taskId, start, closeWhen, undefined, signalOf, eventViewOf(call)),
+    );
+    return after(opening, (stream) => {
+      call.firstEventId = stream.firstEventId;
+      return stream;
     });
-    call.firstEventId = stream.firstEventId;
-    return stream;
   }
 
   /** Resolves when the task reaches a state `closeWhen` accepts (or the signal aborts). */
@@ -44,26 +59,42 @@ export class TaskStreams {
     closeWhen: (s: TaskState) => boolean,
     signal: AbortSignal | undefined,
   ): Promise<void> {
-    const stream = await openTaskStream({
-      ...this.base(scope, taskId, signal),
-      start: { mode: 'snapshot', historyLength: 0 },
-      closeWhen,
-    });
+    const start: StreamStart = { mode: 'snapshot', historyLength: 0 };
+    const stream = await openTaskStream(
+      this.options(scope, taskId, start, closeWhen, signal, undefined, undefined),
+    );
     for await (const _ of stream) {
       // consumed for its end: the task reached the awaited state
     }
   }
 
-  private base(scope: Scope, taskId: string, signal: AbortSignal | undefined) {
-    const { streamBufferBytes, streamPageBytes } = this.limits;
+  /**
+   * The options of one stream, built as one literal of one shape (spreading optional parts into
+   * it made a dictionary-mode object: the copy and every read of it showed in the profiles).
+   */
+  private options(
+    scope: Scope,
+    taskId: string,
+    start: StreamStart,
+    closeWhen: (s: TaskState) => boolean,
+    signal: AbortSignal | undefined,
+    signalOf: (() => AbortSignal | undefined) | undefined,
+    view: ((event: StreamResponse) => StreamResponse) | undefined,
+  ): TaskStreamOptions {
     return {
       store: this.store,
       bus: this.bus,
       scope,
       taskId,
+      start,
+      closeWhen,
       signal,
-      ...(streamBufferBytes === undefined ? {} : { maxBufferedBytes: streamBufferBytes }),
-      ...(streamPageBytes === undefined ? {} : { maxPageBytes: streamPageBytes }),
+      signalOf,
+      view,
+      maxBufferedBytes: this.limits.streamBufferBytes,
+      maxPageBytes: this.limits.streamPageBytes,
+      readFirst: this.readFirst,
+      onPromisedRead: this.onPromisedRead,
     };
   }
 }

@@ -127,22 +127,37 @@ export class AccessControl {
     });
   };
 
-  /** A streaming operation: one stream slot while it is open. */
-  private async streamingCall(
+  /**
+   * A streaming operation: one stream slot while it is open. Not async: the opened stream is
+   * mapped in place (one promise and one turn fewer per stream).
+   */
+  private streamingCall(
     name: OperationName,
     params: unknown,
     call: CallContext,
     next: (params?: unknown) => Promise<unknown>,
   ): Promise<unknown> {
-    const checked = this.before(name, params, call);
-    const release = this.acquireStream(call);
+    let release: () => void;
+    let opening: Promise<unknown>;
     try {
-      const source = (await next(checked)) as AsyncIterable<StreamItem>;
-      return releasing(source, release, this.maxHistoryLength);
+      const checked = this.before(name, params, call);
+      release = this.acquireStream(call);
+      try {
+        opening = next(checked);
+      } catch (error) {
+        release();
+        throw error;
+      }
     } catch (error) {
-      release();
-      throw error;
+      return rejected(error);
     }
+    return opening.then(
+      (source) => releasing(source as AsyncIterable<StreamItem>, release, this.maxHistoryLength),
+      (error: unknown) => {
+        release();
+        throw error;
+      },
+    );
   }
 
   private before(name: OperationName, params: unknown, call: CallContext): unknown {
