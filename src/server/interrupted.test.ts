@@ -50,6 +50,18 @@ async function open(s: A2AServer, call: CallContext, text = 'x'): Promise<Task> 
   return reply.task;
 }
 
+/** Counts the store's reads of a caller's interrupted tasks (`held`). */
+function countHeld(store: SqliteTaskStore): () => number {
+  const leases = store.leaseStore();
+  let counts = 0;
+  const held = leases.held.bind(leases);
+  leases.held = (scope) => {
+    counts++;
+    return held(scope);
+  };
+  return () => counts;
+}
+
 /** Polls GetTask until the task is CANCELED (the test times out otherwise). */
 async function canceled(s: A2AServer, call: CallContext, id: string): Promise<Task> {
   for (;;) {
@@ -181,17 +193,11 @@ describe('per-caller cap on interrupted tasks', () => {
   it('counts once per caller on a SQLite file only this store writes, afresh once another connection wrote', async () => {
     const path = join(dir, 'cap-version.db');
     const store = new SqliteTaskStore({ path });
-    const leases = store.leaseStore();
-    let counts = 0;
-    const held = leases.held.bind(leases);
-    leases.held = (scope) => {
-      counts++;
-      return held(scope);
-    };
+    const counts = countHeld(store);
     const s = server({ store, interrupted: { maxPerCaller: 4 } });
     await open(s, alice);
     await open(s, alice);
-    expect(counts).toBe(1); // one count for both: 0 held + 2 started, far from 4
+    expect(counts()).toBe(1); // one count for both: 0 held + 2 started, far from 4
     // Another connection to the file (another process, in effect) opens two interrupted tasks
     // for alice: the next send reads the count again, sees 4, and is refused.
     const other = new SqliteTaskStore({ path });
@@ -199,7 +205,7 @@ describe('per-caller cap on interrupted tasks', () => {
     await open(elsewhere, alice);
     await open(elsewhere, alice);
     await expect(open(s, alice)).rejects.toThrow(/maxPerCaller/);
-    expect(counts).toBe(2);
+    expect(counts()).toBe(2);
     await elsewhere.close();
     await other.close();
     await s.close();
@@ -211,13 +217,7 @@ describe('per-caller cap on interrupted tasks', () => {
     const store = new SqliteTaskStore({ database: owner.db });
     expect(store.leaseStore().version).toBeUndefined();
     expect(owner.leaseStore().version).toBeTypeOf('function');
-    const leases = store.leaseStore();
-    let counts = 0;
-    const held = leases.held.bind(leases);
-    leases.held = (scope) => {
-      counts++;
-      return held(scope);
-    };
+    const counts = countHeld(store);
     const s = server({ store, interrupted: { maxPerCaller: 3 } });
     // A second store on the same connection: its tasks move no data_version.
     const beside = server({ store: owner, interrupted: { maxPerCaller: 100 } });
@@ -225,7 +225,7 @@ describe('per-caller cap on interrupted tasks', () => {
     await open(beside, alice);
     await open(beside, alice);
     await expect(open(s, alice)).rejects.toThrow(/maxPerCaller/);
-    expect(counts).toBe(2);
+    expect(counts()).toBe(2);
     await s.close();
     await beside.close();
     await store.close();

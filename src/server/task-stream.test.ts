@@ -165,18 +165,30 @@ describe('openTaskStream', () => {
       return { bus, late, subscriptions: () => subscriptions };
     }
 
+    /** A readFirst stream of the whole log until a terminal state; `extra` adds options. */
+    function replayAll(
+      store: TaskStore,
+      bus: EventBus,
+      taskId: string,
+      extra: Partial<Parameters<typeof openTaskStream>[0]> = {},
+    ) {
+      return openTaskStream({
+        store,
+        bus,
+        scope,
+        taskId,
+        start: { mode: 'replay', afterSeq: 0 },
+        closeWhen: isTerminal,
+        readFirst: true,
+        ...extra,
+      });
+    }
+
     it('streams a task whose closing event is recorded without subscribing or reading the signal', async () => {
       const { store, task } = memoryTask('r1', (t) => [chunk(t, 0, 10), completed(t)]);
       const { late, subscriptions } = lateBus();
       let signalReads = 0;
-      const stream = await openTaskStream({
-        store,
-        bus: late,
-        scope,
-        taskId: task.id,
-        start: { mode: 'replay', afterSeq: 0 },
-        closeWhen: isTerminal,
-        readFirst: true,
+      const stream = await replayAll(store, late, task.id, {
         signalOf: () => {
           signalReads++;
           return undefined;
@@ -200,14 +212,7 @@ describe('openTaskStream', () => {
         bus.publish('', task.id, { seq, event: chunk(task, 1, 10) });
       });
       let signalReads = 0;
-      const stream = await openTaskStream({
-        store,
-        bus: late,
-        scope,
-        taskId: task.id,
-        start: { mode: 'replay', afterSeq: 0 },
-        closeWhen: isTerminal,
-        readFirst: true,
+      const stream = await replayAll(store, late, task.id, {
         signalOf: () => {
           signalReads++;
           return new AbortController().signal;
@@ -237,14 +242,7 @@ describe('openTaskStream', () => {
       });
       const { bus, late, subscriptions } = lateBus();
       let promisedReads = 0;
-      const stream = await openTaskStream({
-        store,
-        bus: late,
-        scope,
-        taskId: task.id,
-        start: { mode: 'replay', afterSeq: 0 },
-        closeWhen: isTerminal,
-        readFirst: true,
+      const stream = await replayAll(store, late, task.id, {
         onPromisedRead: () => promisedReads++,
       });
       const iterator = stream[Symbol.asyncIterator]();
@@ -264,15 +262,7 @@ describe('openTaskStream', () => {
     it('leaves no subscription behind when the reader stops while it waits for a live event', async () => {
       const { store, task } = memoryTask('r4', () => []);
       const { bus, late } = lateBus();
-      const stream = await openTaskStream({
-        store,
-        bus: late,
-        scope,
-        taskId: task.id,
-        start: { mode: 'replay', afterSeq: 0 },
-        closeWhen: isTerminal,
-        readFirst: true,
-      });
+      const stream = await replayAll(store, late, task.id);
       const iterator = stream[Symbol.asyncIterator]();
       expect((await iterator.next()).value).toMatchObject({ id: '1' });
       const pending = iterator.next(); // waiting for a live event
@@ -286,16 +276,7 @@ describe('openTaskStream', () => {
       const failing: EventBus = Object.assign(Object.create(new MemoryEventBus()) as EventBus, {
         subscribe: () => Promise.reject(new Error('bus down')),
       });
-      const open = (readFirst: boolean) =>
-        openTaskStream({
-          store,
-          bus: failing,
-          scope,
-          taskId: task.id,
-          start: { mode: 'replay', afterSeq: 0 },
-          closeWhen: isTerminal,
-          readFirst,
-        });
+      const open = (readFirst: boolean) => replayAll(store, failing, task.id, { readFirst });
       await expect(Promise.resolve().then(() => open(false))).rejects.toThrow('bus down');
       const iterator = (await open(true))[Symbol.asyncIterator]();
       expect((await iterator.next()).value).toMatchObject({ id: '1' });
