@@ -6,6 +6,7 @@
 import type { CallContext } from '../core/call-context.js';
 import { after, type MaybePromise } from '../core/maybe-async.js';
 import type { StreamResponse, TaskState } from '../core/schemas/index.js';
+import { MemoryEventBus } from '../stores/memory/event-bus.js';
 import type { EventBus, Scope, TaskStore } from '../stores/types.js';
 import type { MemoryLimits } from './server-options.js';
 import {
@@ -19,10 +20,14 @@ import { eventViewOf } from './trajectory-views.js';
 /** Opens task streams with the server's store, bus and stream limits. */
 export class TaskStreams {
   /**
-   * Whether streams read the log before subscribing (task-stream.ts `readFirst`): while the
-   * store's reads are answered at once; off for good after one that returned a promise.
+   * Whether streams read the log before subscribing (task-stream.ts `readFirst`): only on this
+   * process's own bus, and while the store's reads are answered at once (off for good after one
+   * that returned a promise). A bus between instances (PostgreSQL, NATS) is subscribed before
+   * the log is read, as before: a subscriber on another instance then gets the live events over
+   * the bus, in the trace of the instance that wrote them (test/integration/otel-postgres.test.ts),
+   * not from a second read of the log.
    */
-  private readFirst = true;
+  private readFirst: boolean;
   private readonly onPromisedRead = () => {
     this.readFirst = false;
   };
@@ -31,7 +36,9 @@ export class TaskStreams {
     private readonly store: TaskStore,
     private readonly bus: EventBus,
     private readonly limits: MemoryLimits,
-  ) {}
+  ) {
+    this.readFirst = bus instanceof MemoryEventBus;
+  }
 
   /** The caller's stream of a task from `start` until `closeWhen`. */
   forCaller(

@@ -1,5 +1,5 @@
 /** Where the PostgreSQL store and bus get their connections: a pool passed in, or one we own. */
-import { Pool } from 'pg';
+import { Pool, type QueryConfig, type QueryResult, type QueryResultRow } from 'pg';
 import { quoteSchema } from './migrations.js';
 
 /** Connection options shared by {@link PostgresTaskStore} and {@link PostgresEventBus}. */
@@ -42,4 +42,33 @@ export function connect(options: PostgresConnectionOptions | string): Connection
   // process. The pool drops that client by itself; the next query opens a new one.
   pool.on('error', (error) => logger?.warn('a2a-kit: idle PostgreSQL connection lost:', error));
   return { pool, owned: true, schema, quoted, logger };
+}
+
+/** Attempts of a read-only statement whose connection the server ended ({@link readQuery}). */
+const READ_ATTEMPTS = 3;
+
+/**
+ * Runs a read-only statement, again on another connection (at most {@link READ_ATTEMPTS} in
+ * all) when the server ended the one the pool handed out: an idle connection terminated before
+ * the pool noticed (SQLSTATE 57P01–57P03, or the socket closed). Reads only: a write that may
+ * have committed is never sent twice.
+ */
+export async function readQuery<R extends QueryResultRow>(
+  pool: Pool,
+  query: QueryConfig,
+): Promise<QueryResult<R>> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await pool.query<R>(query);
+    } catch (error) {
+      if (attempt >= READ_ATTEMPTS || !connectionLost(error)) throw error;
+    }
+  }
+}
+
+/** The server ended the connection (admin or crash shutdown, SQLSTATE 57P0x) or it closed. */
+export function connectionLost(error: unknown): boolean {
+  const { code, message } = (error ?? {}) as { code?: unknown; message?: unknown };
+  if (typeof code === 'string' && /^57P0[123]$/.test(code)) return true;
+  return typeof message === 'string' && message.includes('Connection terminated');
 }

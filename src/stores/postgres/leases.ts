@@ -14,6 +14,7 @@ import type {
 import { INTERRUPTED } from './migrations.js';
 import { ReadBatch } from './read-batch.js';
 import { statementName, type Statement } from './statements.js';
+import { readQuery } from './connection.js';
 
 // Running = unfinished and not waiting for the client (spec §3.1: INPUT_/AUTH_REQUIRED).
 const RUNNING = `finished_at IS NULL
@@ -138,7 +139,7 @@ export class PostgresLeases implements LeaseStore, InterruptedTaskIndex {
   }
 
   async idle(idleMs: number, limit: number): Promise<IdleInterruptedTask[]> {
-    const { rows } = await this.run<{ id: string; tenant: string; owner: string }>(this.sql.idle, [
+    const { rows } = await this.read<{ id: string; tenant: string; owner: string }>(this.sql.idle, [
       Math.max(0, Math.round(idleMs)),
       Math.max(0, Math.floor(limit)),
     ]);
@@ -151,7 +152,7 @@ export class PostgresLeases implements LeaseStore, InterruptedTaskIndex {
 
   /** One batch of counts (see read-batch.ts). */
   private async countHeld(scopes: readonly Scope[]): Promise<number[]> {
-    const { rows } = await this.run<{ i: number; n: number }>(this.sql.held, [
+    const { rows } = await this.read<{ i: number; n: number }>(this.sql.held, [
       scopes.map((s) => s.tenant),
       scopes.map((s) => s.owner),
     ]);
@@ -166,6 +167,11 @@ export class PostgresLeases implements LeaseStore, InterruptedTaskIndex {
 
   private run<R extends QueryResultRow>(statement: Statement, values: unknown[]) {
     return this.pool.query<R>({ name: statement.name, text: statement.text, values });
+  }
+
+  /** A read-only statement, run again if the server ended its connection (connection.ts). */
+  private read<R extends QueryResultRow>(statement: Statement, values: unknown[]) {
+    return readQuery<R>(this.pool, { name: statement.name, text: statement.text, values });
   }
 }
 

@@ -36,7 +36,12 @@ import {
   type BatchRow,
   type CreateRow,
 } from './append-batch.js';
-import { connect, type Connection, type PostgresConnectionOptions } from './connection.js';
+import {
+  connect,
+  readQuery,
+  type Connection,
+  type PostgresConnectionOptions,
+} from './connection.js';
 import { PostgresLeases } from './leases.js';
 import { migrate } from './migrations.js';
 import { ProjectionCache, advance, project, type CachedTask } from './projection-cache.js';
@@ -242,7 +247,7 @@ export class PostgresTaskStore implements TaskStore, PushConfigStore, LogSource 
     limit = 1000,
     maxBytes = Infinity,
   ): Promise<LogEntry[]> {
-    const { rows } = await this.run<{ seq: number; body: StreamResponse; hash: string | null }>(
+    const { rows } = await this.read<{ seq: number; body: StreamResponse; hash: string | null }>(
       this.sql.events,
       [
         taskId,
@@ -291,7 +296,7 @@ export class PostgresTaskStore implements TaskStore, PushConfigStore, LogSource 
   }
 
   async entryAt(taskId: string, seq: number): Promise<LogEntry | undefined> {
-    const { rows } = await this.run<{ seq: number; body: StreamResponse }>(this.sql.entryAt, [
+    const { rows } = await this.read<{ seq: number; body: StreamResponse }>(this.sql.entryAt, [
       taskId,
       seq,
     ]);
@@ -299,7 +304,7 @@ export class PostgresTaskStore implements TaskStore, PushConfigStore, LogSource 
   }
 
   async lastEntry(taskId: string): Promise<LogEntry | undefined> {
-    const { rows } = await this.run<{ seq: number; body: StreamResponse }>(this.sql.lastEntry, [
+    const { rows } = await this.read<{ seq: number; body: StreamResponse }>(this.sql.lastEntry, [
       taskId,
     ]);
     return rows[0] && { seq: rows[0].seq, event: rows[0].body };
@@ -353,7 +358,7 @@ export class PostgresTaskStore implements TaskStore, PushConfigStore, LogSource 
     // evicted while the first query ran (it then brought only the newer events).
     for (let round = 0; round < 2 && pending.length > 0; round++) {
       const cached = pending.map((id) => (round === 0 ? this.cache.peek(id) : undefined));
-      const { rows } = await this.run<LoadRow>(this.sql.load, [
+      const { rows } = await this.read<LoadRow>(this.sql.load, [
         scope.tenant,
         scope.owner,
         pending,
@@ -397,7 +402,7 @@ export class PostgresTaskStore implements TaskStore, PushConfigStore, LogSource 
     events: readonly StreamResponse[],
     expectedSeq: number,
   ): Promise<Error> {
-    const { rows } = await this.run<{
+    const { rows } = await this.read<{
       tenant: string;
       owner: string;
       seq: number;
@@ -433,7 +438,7 @@ export class PostgresTaskStore implements TaskStore, PushConfigStore, LogSource 
 
   /** One batch of message index lookups (see read-batch.ts). */
   private async findMessages(keys: readonly MessageKey[]): Promise<(IndexedMessage | undefined)[]> {
-    const { rows } = await this.run<{
+    const { rows } = await this.read<{
       i: number;
       task_id: string;
       fingerprint: string;
@@ -452,5 +457,10 @@ export class PostgresTaskStore implements TaskStore, PushConfigStore, LogSource 
 
   private run<R extends QueryResultRow>(statement: Statement, values: unknown[]) {
     return this.conn.pool.query<R>({ name: statement.name, text: statement.text, values });
+  }
+
+  /** A read-only statement, run again if the server ended its connection (connection.ts). */
+  private read<R extends QueryResultRow>(statement: Statement, values: unknown[]) {
+    return readQuery<R>(this.conn.pool, { name: statement.name, text: statement.text, values });
   }
 }
