@@ -11,9 +11,13 @@ import { A2AClient } from '../client/client.js';
 import { newId } from '../core/ids.js';
 import type { Message, StreamResponse, Task } from '../core/schemas/index.js';
 import { isTerminal } from '../core/task-state.js';
-import type { RequestWhenCondition, RequestWhenRecord, RequestWhenStore } from '../stores/types.js';
+import type {
+  RequestWhenCondition,
+  RequestWhenRecord,
+  RequestWhenStore,
+} from '../stores/request-when-types.js';
 
-export type { RequestWhenRecord, RequestWhenStore } from '../stores/types.js';
+export type { RequestWhenRecord, RequestWhenStore } from '../stores/request-when-types.js';
 export { MemoryRequestWhenStore } from '../stores/memory/request-when.js';
 
 /** The condition on the watched task; `agent` may come from the options instead. */

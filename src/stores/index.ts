@@ -6,6 +6,11 @@
  */
 export { ConcurrencyError, InvalidPageTokenError, StorageError } from './types.js';
 export type {
+  RequestWhenCondition,
+  RequestWhenRecord,
+  RequestWhenStore,
+} from './request-when-types.js';
+export type {
   IndexedMessage,
   MessageIndexing,
   CreateOptions,
@@ -28,9 +33,6 @@ export type {
   OrphanedTask,
   PushConfigStore,
   PushOutbox,
-  RequestWhenCondition,
-  RequestWhenRecord,
-  RequestWhenStore,
   Scope,
   StoreFacets,
   StoredDelivery,

@@ -1,5 +1,5 @@
 /** Request-When records in memory (tests, or a process that need not survive restarts). */
-import type { RequestWhenRecord, RequestWhenStore } from '../types.js';
+import type { RequestWhenRecord, RequestWhenStore } from '../request-when-types.js';
 
 /** Keeps Request-When records in this process: a restart forgets them. */
 export class MemoryRequestWhenStore implements RequestWhenStore {

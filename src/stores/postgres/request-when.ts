@@ -3,7 +3,7 @@
  * process's pending requests survive its restart (docs/extensions/delegation.md §3); `claim` is
  * one conditional UPDATE, so two resumed processes send a record at most once between them.
  */
-import type { RequestWhenRecord, RequestWhenStore } from '../types.js';
+import type { RequestWhenRecord, RequestWhenStore } from '../request-when-types.js';
 import { connect, type Connection, type PostgresConnectionOptions } from './connection.js';
 import { migrate } from './migrations.js';
 

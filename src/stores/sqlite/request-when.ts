@@ -3,7 +3,7 @@
  * process's pending requests survive its restart (docs/extensions/delegation.md §3).
  */
 import type Database from 'better-sqlite3';
-import type { RequestWhenRecord, RequestWhenStore } from '../types.js';
+import type { RequestWhenRecord, RequestWhenStore } from '../request-when-types.js';
 import { openSqlite, type SqliteLocation } from './connection.js';
 
 /** A RequestWhenStore in a SQLite file (the same file as the task store may be used). */
