@@ -10,7 +10,7 @@ import {
   type ExecutionEventBus,
   type RequestContext,
 } from '@a2a-js/sdk/server';
-import { CHUNK_TEXT, held, parseMode } from './modes.js';
+import { CHUNK_TEXT, held, longTaskPause, parseMode } from './modes.js';
 
 /** The SDK's card for the echo agent (URLs are placeholders: only the versions are read). */
 export const a2ajsCard: AgentCard = {
@@ -119,6 +119,7 @@ export class A2ajsEcho implements AgentExecutor {
     );
     status(TaskState.TASK_STATE_WORKING);
     if (mode.kind === 'events') {
+      await longTaskPause();
       const artifactId = randomUUID();
       for (let i = 0; i < mode.count; i++) {
         artifact(artifactId, CHUNK_TEXT, i > 0, i === mode.count - 1);

@@ -1,7 +1,7 @@
 /** The bench's echo agent built with a2a-kit (see modes.ts for what it does). */
 import { newId } from '../../src/core/ids.js';
 import { createAgent, textOf, type Agent } from '../../src/server/index.js';
-import { CHUNK_TEXT, held, parseMode } from './modes.js';
+import { CHUNK_TEXT, held, longTaskPause, parseMode } from './modes.js';
 
 /** The card shared by the a2a-kit bench agent. */
 const card: Agent['card'] = {
@@ -22,6 +22,7 @@ export const kitEcho: Agent = createAgent({
     const mode = parseMode(text);
     yield task.working();
     if (mode.kind === 'events') {
+      await longTaskPause();
       const artifactId = newId();
       for (let i = 0; i < mode.count; i++) {
         const last = i === mode.count - 1;

@@ -2,7 +2,8 @@
  * What the bench's echo agents do, chosen by the text of the user message, identical for every
  * SDK so the targets do the same work:
  * - anything else: WORKING, one artifact `echo: <text>`, COMPLETED (the echo agent);
- * - `events N`: WORKING, N chunks appended to one artifact, COMPLETED (a long task);
+ * - `events N`: WORKING, one turn of the event loop (see {@link longTaskPause}), N chunks appended
+ *   to one artifact, COMPLETED (a long task);
  * - `hold`: WORKING, then waits until the bench releases it (an open stream).
  */
 
@@ -21,6 +22,16 @@ export function parseMode(text: string): Mode {
 
 /** The text of each chunk of a long task (small, so the cost measured is the SDK's). */
 export const CHUNK_TEXT = 'chunk';
+
+/**
+ * What a long task does after WORKING, before its chunks: it lets the event loop turn once. A
+ * long task is still running when its stream opens, so every size (0 chunks included) is
+ * streamed live from the event bus; without the pause a task of 0 chunks could be over before
+ * its stream reads the log, and the per-event cost of the others would carry the subscription.
+ */
+export function longTaskPause(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
+}
 
 const holds = new Set<() => void>();
 
