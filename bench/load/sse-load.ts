@@ -100,7 +100,11 @@ export function openStream(
     req = request(`${spec.url}${path}`, {
       method: 'POST',
       agent,
-      headers: { ...A2A_HEADERS, accept: 'text/event-stream' },
+      headers: {
+        ...A2A_HEADERS,
+        accept: 'text/event-stream',
+        'content-length': String(Buffer.byteLength(body)),
+      },
     });
     req.on('error', reject);
     req.on('response', (res) => {
