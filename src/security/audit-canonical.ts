@@ -86,8 +86,22 @@ export function canonicalLink(prev: unknown, seq: unknown, event: unknown): stri
   if (event === undefined || prev === undefined || seq === undefined || !unpolluted()) {
     return canonicalize({ event, prev, seq });
   }
+  return linkAround(prev, seq, streamResponse(event, 1));
+}
+
+/**
+ * The canonical text of a link's event, as {@link canonicalLink} writes it for its `event`
+ * member (`canonicalize(event)`, valid JSON of the same value as `JSON.stringify(event)`); a
+ * store may keep it as the event's JSON (CreateOptions.texts). Undefined where canonicalLink
+ * takes the general path; throws JcsError as it does.
+ */
+export function canonicalEvent(event: unknown): string | undefined {
+  return event === undefined || !unpolluted() ? undefined : streamResponse(event, 1);
+}
+
+/** The link's text around its event's canonical text `e` (canonicalEvent's). */
+export function linkAround(prev: unknown, seq: unknown, e: string): string {
   const n = typeof seq === 'number' && Number.isFinite(seq) ? String(seq) : canonicalizeAt(seq, 1);
-  const e = streamResponse(event, 1);
   // Each fast path writes a string's quotes with the text around it: half the concatenations.
   if (plain(prev)) return '{"event":' + e + ',"prev":"' + prev + '","seq":' + n + '}';
   return `{"event":${e},"prev":${str(prev, 1)},"seq":${n}}`;

@@ -5,7 +5,7 @@
  * Changing, dropping or reordering an event changes every hash after it. This module computes
  * links and checks an exported chain; it knows nothing of stores or HTTP. Runtime-neutral.
  */
-import { canonicalLink, notePlainHash } from './audit-canonical.js';
+import { canonicalEvent, canonicalLink, linkAround, notePlainHash } from './audit-canonical.js';
 import { sha256Base64Url } from './sha256.js';
 
 /** The audit extension URI: GetTask with it activated returns the task's chain (server/audit.ts). */
@@ -22,13 +22,30 @@ export const AUDIT_EXPORT_FORMAT = 'a2a-kit.audit.v1';
  * no form for (a lone surrogate in a string) is hashed in its plain JSON text instead, which the
  * export keeps in the same member order.
  */
-export function chainHash(prev: string, seq: number, event: unknown): string {
+export function chainHash(
+  prev: string,
+  seq: number,
+  event: unknown,
+  texts?: (string | undefined)[],
+): string {
   let text: string;
+  // With `texts`, the event's canonical text is pushed onto it (undefined where it has none):
+  // a store may keep it as the event's JSON instead of stringifying the event again.
+  let eventText: string | undefined;
   try {
-    text = canonicalLink(prev, seq, event);
+    if (texts === undefined) text = canonicalLink(prev, seq, event);
+    else {
+      eventText = canonicalEvent(event);
+      text =
+        eventText === undefined
+          ? canonicalLink(prev, seq, event)
+          : linkAround(prev, seq, eventText);
+    }
   } catch {
+    eventText = undefined;
     text = JSON.stringify({ event, prev, seq });
   }
+  texts?.push(eventText);
   const hash = sha256Base64Url(text);
   notePlainHash(hash);
   return hash;

@@ -134,7 +134,8 @@ export class A2AServer {
       logger,
       transitions: options.log,
       maxTaskBytes: options.memory?.maxTaskBytes ?? DEFAULT_MAX_TASK_BYTES,
-      audit: this.audit,
+      // A store in the server's heap has its chain derived on read: the writes hash nothing.
+      audit: this.audit?.onWrite ? this.audit : undefined,
     });
     // A store this server created itself is used by no other instance: nothing to own.
     const facets = options.store && options.ownership !== false ? this.store.facets : undefined;

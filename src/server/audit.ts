@@ -4,6 +4,9 @@
  * store keeps each link's hash with the event; GetTask with the audit extension activated returns
  * the chain, its head signed with the server's key, in `Task.metadata[AUDIT_EXTENSION]`. So the
  * export is exactly as protected as GetTask: same authentication, a caller sees only its tasks.
+ * On a store in the server's heap (`StoreFacets.linksOnRead`: memory) the links are hashed from
+ * the log when it is read instead: the same chain, and nothing outside the process could have
+ * changed an event between its write and its read for a write-time hash to catch.
  */
 import { A2AError } from '../core/errors.js';
 import { after } from '../core/maybe-async.js';
@@ -40,12 +43,19 @@ const REMEMBERED = 10_000;
 /** Computes the links of each write; the store persists them (`CreateOptions.chain`). */
 export class AuditChain {
   private readonly heads = new Map<string, { seq: number; hash: string }>();
+  /** False when the store derives the links on read (StoreFacets.linksOnRead). */
+  readonly onWrite: boolean;
 
-  constructor(private readonly store: TaskStore) {}
+  constructor(private readonly store: TaskStore) {
+    this.onWrite = store.facets?.linksOnRead !== true;
+  }
 
-  /** The hash of a new task's creation snapshot (seq 1). */
-  created(task: Task): string[] {
-    const hash = chainHash(GENESIS_HASH, 1, { task });
+  /**
+   * The hash of a new task's creation snapshot (seq 1); its canonical text is pushed onto
+   * `texts` (CreateOptions.texts), as {@link appending} pushes those of the events.
+   */
+  created(task: Task, texts?: (string | undefined)[]): string[] {
+    const hash = chainHash(GENESIS_HASH, 1, { task }, texts);
     this.remember(task.id, 1, hash);
     return [hash];
   }
@@ -59,13 +69,14 @@ export class AuditChain {
     taskId: string,
     from: number,
     events: readonly StreamResponse[],
+    texts?: (string | undefined)[],
   ): string[] | undefined | Promise<string[] | undefined> {
     const head = this.heads.get(taskId);
     // The common case (this instance wrote the task last) reads nothing and awaits nothing.
-    if (head?.seq === from) return links(head.hash, from, events);
+    if (head?.seq === from) return links(head.hash, from, events, texts);
     return after(this.store.events(scope, taskId, from - 1, 1), ([entry]) => {
       if (entry?.seq !== from || entry.hash === undefined) return undefined;
-      return links(entry.hash, from, events);
+      return links(entry.hash, from, events, texts);
     });
   }
 
@@ -95,11 +106,16 @@ export class AuditChain {
   }
 }
 
-/** The hashes of `events` linked after `hash` (the link at seq `from`). */
-function links(hash: string, from: number, events: readonly StreamResponse[]): string[] {
+/** The hashes of `events` linked after `hash` (the link at seq `from`); their texts onto `texts`. */
+function links(
+  hash: string,
+  from: number,
+  events: readonly StreamResponse[],
+  texts: (string | undefined)[] | undefined,
+): string[] {
   const hashes: string[] = [];
   for (let i = 0; i < events.length; i++) {
-    hash = chainHash(hash, from + i + 1, events[i]);
+    hash = chainHash(hash, from + i + 1, events[i], texts);
     hashes.push(hash);
   }
   return hashes;
@@ -110,7 +126,8 @@ const PAGE = 500;
 
 /**
  * The task's chain as stored, with its head signed when a signer is given. Refuses a task whose
- * log is not (wholly) linked: it was recorded while audit was off.
+ * log is not (wholly) linked: it was recorded while audit was off. On a store that derives the
+ * links on read (StoreFacets.linksOnRead), every link is hashed here from its event.
  */
 export async function auditTrail(
   store: TaskStore,
@@ -119,10 +136,17 @@ export async function auditTrail(
   signer: AuditSigner | undefined,
 ): Promise<AuditTrail> {
   const links: ChainLink[] = [];
+  const onRead = store.facets?.linksOnRead === true;
   let prev = GENESIS_HASH;
   for (let after = 0; ;) {
     const page: LogEntry[] = await store.events(scope, taskId, after, PAGE);
     for (const entry of page) {
+      if (onRead) {
+        const hash = chainHash(prev, entry.seq, entry.event);
+        links.push({ seq: entry.seq, prev, hash, event: entry.event });
+        prev = hash;
+        continue;
+      }
       if (entry.hash === undefined) {
         throw new A2AError(
           'UNSUPPORTED_OPERATION',

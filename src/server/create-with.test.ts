@@ -8,9 +8,10 @@
 import { describe, expect, it } from 'vitest';
 import { textOf, userMessage } from '../core/parts.js';
 import type { StreamResponse, Task } from '../core/schemas/index.js';
+import { canonicalize } from '../security/jcs.js';
 import { MemoryTaskStore } from '../stores/memory/task-store.js';
 import { SqliteTaskStore } from '../stores/sqlite/index.js';
-import type { CreateWithOptions, Scope, TaskStore } from '../stores/types.js';
+import type { CreateWithOptions, Scope, StoreFacets, TaskStore } from '../stores/types.js';
 import { createAgent, type AgentEvent, type ExecutionContext } from './agent.js';
 import { A2AServer } from './a2a-server.js';
 
@@ -22,8 +23,20 @@ const card = {
   skills: [{ id: 's', name: 's', description: 's', tags: ['t'] }],
 };
 
-/** A memory store that also creates with events, counting its writes. */
-class CreatingStore extends MemoryTaskStore {
+/**
+ * A memory store that keeps each audit link with its event, as a durable store does (the memory
+ * store itself derives them on read: StoreFacets.linksOnRead).
+ */
+class LinkedStore extends MemoryTaskStore {
+  constructor() {
+    super();
+    const facets: StoreFacets = { ...this.facets, linksOnRead: false };
+    Object.defineProperty(this, 'facets', { value: facets });
+  }
+}
+
+/** A linked memory store that also creates with events, counting its writes. */
+class CreatingStore extends LinkedStore {
   readonly writes: string[] = [];
   override async create(...args: Parameters<MemoryTaskStore['create']>) {
     this.writes.push('create');
@@ -53,14 +66,15 @@ function servers(
   const make = (store: MemoryTaskStore) =>
     new A2AServer({ agent: createAgent({ card, execute }), store, logger: null, ...options });
   const creating = new CreatingStore();
-  const plain = new MemoryTaskStore();
+  const plain = new LinkedStore();
   return { creating, plain, with: make(creating), without: make(plain) };
 }
 
 /** A task's log without ids and timestamps, and the audit hashes' presence. */
 async function logOf(store: TaskStore, taskId: string) {
   return (await store.events(scope, taskId, 0)).map(({ seq, event, hash }) => {
-    const text = JSON.stringify(event)
+    // Key order aside (SQLite keeps the chain's RFC 8785 text of an audited event).
+    const text = canonicalize(event)
       .replaceAll(taskId, 'T')
       .replace(/"timestamp":"[^"]*"/g, '')
       .replace(/"(contextId|messageId|artifactId)":"[^"]*"/g, '');

@@ -181,10 +181,11 @@ export class TaskLog {
     // Not a flow: one wait, for the store, mapped in place (no promise when it answered at once).
     const bytes = taskSize(task);
     if (bytes > this.maxTaskBytes) throw new TaskBudgetError(task.id, bytes, this.maxTaskBytes);
-    const chain = this.audit?.created(task);
+    const texts: (string | undefined)[] | undefined = this.audit && [];
+    const chain = this.audit?.created(task, texts);
     let creating: MaybePromise<void>;
     try {
-      creating = this.store.create(scope, task, chain ? { ...message, chain } : message);
+      creating = this.store.create(scope, task, chain ? { ...message, chain, texts } : message);
     } catch (error) {
       throw storageFault(`create task ${task.id}`, error);
     }
@@ -231,15 +232,18 @@ export class TaskLog {
     if (measured && measured.total > this.maxTaskBytes) return undefined;
     let chain: string[] | undefined;
     let links: string[] | undefined;
+    let texts: (string | undefined)[] | undefined;
     if (this.audit) {
-      const head = this.audit.created(task);
-      const after = this.audit.appending(scope, task.id, 1, events);
+      texts = [];
+      const head = this.audit.created(task, texts);
+      const after = this.audit.appending(scope, task.id, 1, events, texts);
       links = after instanceof Promise ? await after : after;
       if (links !== undefined) chain = [...head, ...links];
+      else texts = undefined;
     }
     let seq: number;
     try {
-      seq = await store.createWith(scope, task, events, { ...message, chain, lease });
+      seq = await store.createWith(scope, task, events, { ...message, chain, texts, lease });
     } catch (error) {
       throw storageFault(`create task ${task.id}`, error);
     }
@@ -294,11 +298,12 @@ export class TaskLog {
     let chain: string[] | undefined;
     let seq: number;
     try {
-      const linking = this.audit?.appending(scope, taskId, from, events);
+      const texts: (string | undefined)[] | undefined = this.audit && [];
+      const linking = this.audit?.appending(scope, taskId, from, events, texts);
       chain = (isPromise(linking) ? yield linking : linking) as Awaited<typeof linking>;
       const options =
         chain !== undefined
-          ? { ...message, push: this.appendPush, chain }
+          ? { ...message, push: this.appendPush, chain, texts }
           : message
             ? { ...message, push: this.appendPush }
             : this.pushOnly;

@@ -182,6 +182,13 @@ export interface TaskStore {
 export interface CreateOptions extends MessageIndexing {
   /** The audit chain hash of the creation snapshot (seq 1), kept as its `LogEntry.hash`. */
   readonly chain?: readonly string[] | undefined;
+  /**
+   * With `chain`: the JSON text of each event it links (on create, seq 1's `{ "task": … }`
+   * first), as the chain wrote it to hash it: its RFC 8785 form, which parses to the same value
+   * as `JSON.stringify` of the event. A store that keeps events as JSON text may write it instead
+   * of stringifying the event again; undefined where the link was hashed from another text.
+   */
+  readonly texts?: readonly (string | undefined)[] | undefined;
 }
 
 /** Options of {@link TaskStore.get}. */
@@ -240,6 +247,14 @@ export interface StoreFacets {
    * ownership is asked for, not by default. Default true.
    */
   readonly leasesByDefault?: boolean | undefined;
+  /**
+   * True for a store whose log lives in the server's own heap (memory): nothing but this
+   * process can change an entry, so a link hashed when the event is written commits to nothing
+   * a link hashed when it is read does not. The audit chain is then derived from the log when it
+   * is read (server/audit.ts), the write path hashes nothing and `CreateOptions.chain` is not
+   * given. Default false: the store keeps each link's hash with its event, written with it.
+   */
+  readonly linksOnRead?: boolean | undefined;
   /** Finds interrupted tasks nobody answered, across scopes (expiry of abandoned tasks). */
   readonly interrupted?: InterruptedTaskIndex | undefined;
 }

@@ -71,6 +71,32 @@ export function describeAuditChain(store: () => TaskStore): void {
       }
     });
 
+    it('reads back the events given when the write also gives their canonical texts', async () => {
+      // CreateOptions.texts: what the chain wrote to hash each event; a store may keep it as the
+      // event's JSON. Where a text is missing the store writes the event as it would without.
+      const { scope } = freshScopes();
+      const task = newTask({});
+      const created: (string | undefined)[] = [];
+      const h1 = chainHash(GENESIS_HASH, 1, { task }, created);
+      expect(created).toHaveLength(1);
+      await store().create(scope, task, { chain: [h1], texts: created });
+      const events = [
+        statusEvent(task, 'TASK_STATE_WORKING', { message: agentText('é ✓ 😀 "quoted"\n') }),
+        artifactEvent(task, textArtifact('a1', 'one')),
+        statusEvent(task, 'TASK_STATE_COMPLETED'),
+      ];
+      const texts: (string | undefined)[] = [];
+      const h2 = chainHash(h1, 2, events[0], texts);
+      const h3 = chainHash(h2, 3, events[1], texts);
+      const h4 = chainHash(h3, 4, events[2], texts);
+      texts[1] = undefined;
+      await store().append(scope, task.id, events, 1, { chain: [h2, h3, h4], texts });
+      const log = await store().events(scope, task.id, 0);
+      expect(log.map((e) => e.event)).toEqual([{ task }, ...events]);
+      expect(log.map((e) => e.hash)).toEqual([h1, h2, h3, h4]);
+      expect((await store().get(scope, task.id))?.task.status.state).toBe('TASK_STATE_COMPLETED');
+    });
+
     it('keeps no hash of a refused write, and none for events written without one', async () => {
       const { scope } = freshScopes();
       const task = newTask({});

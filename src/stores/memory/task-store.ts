@@ -85,13 +85,15 @@ export class MemoryTaskStore implements TaskStore, PushConfigStore {
   private packing: ReturnType<typeof setImmediate> | undefined;
   /**
    * Push configs, the push outbox and leases. Shared only by servers of one process: leases
-   * are used when ownership is asked for, not by default.
+   * are used when ownership is asked for, not by default, and the audit chain is derived from
+   * the log when it is read (StoreFacets.linksOnRead).
    */
   readonly facets: StoreFacets = {
     pushConfigs: this,
     pushOutbox: this.outbox,
     leases: this.leases,
     leasesByDefault: false,
+    linksOnRead: true,
     interrupted: this.leases,
   };
   /** The last status timestamp seen: tasks changed in the same millisecond share the string. */

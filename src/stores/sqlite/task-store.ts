@@ -318,8 +318,7 @@ export class SqliteTaskStore implements TaskStore, PushConfigStore {
     const created = Projections.created(task, events, now);
     const { status } = created.projection.task;
     const finished = isTerminal(status.state);
-    const { lease, chain } = options;
-    const snapshot = JSON.stringify(task);
+    const { lease, chain, texts } = options;
     try {
       // Positional parameters: binding an object by name cost ~2 µs more per task.
       this.sql.insertTask.run(
@@ -345,9 +344,12 @@ export class SqliteTaskStore implements TaskStore, PushConfigStore {
       throw error;
     }
     // The creation event is the first checkpoint: snapshots gets a row once one is rewritten.
-    this.sql.insertEvent.run(task.id, 1, `{"task":${snapshot}}`, chain?.[0] ?? null);
+    // The chain's canonical texts, where it wrote them, are the events' JSON: no second stringify.
+    const first = texts?.[0] ?? `{"task":${JSON.stringify(task)}}`;
+    this.sql.insertEvent.run(task.id, 1, first, chain?.[0] ?? null);
     for (let i = 0; i < events.length; i++) {
-      this.sql.insertEvent.run(task.id, i + 2, JSON.stringify(events[i]), chain?.[i + 1] ?? null);
+      const body = texts?.[i + 1] ?? JSON.stringify(events[i]);
+      this.sql.insertEvent.run(task.id, i + 2, body, chain?.[i + 1] ?? null);
     }
     this.indexMessage(scope, task.id, options, now);
     this.checkpointIfDue(task.id, 1, created.seq, finished, () => created.projection.task);
@@ -373,10 +375,10 @@ export class SqliteTaskStore implements TaskStore, PushConfigStore {
     let seq = head.seq;
     const { push } = options;
     let pushed = 0;
-    const { chain } = options;
+    const { chain, texts } = options;
     for (let i = 0; i < events.length; i++) {
       const event = events[i] as StreamResponse;
-      const body = JSON.stringify(event);
+      const body = texts?.[i] ?? JSON.stringify(event);
       this.sql.insertEvent.run(taskId, ++seq, body, chain?.[i] ?? null);
       if (push?.select(event)) {
         pushed += this.pushOutbox().fanOut(taskId, seq, body, options.trace);
