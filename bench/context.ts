@@ -94,6 +94,11 @@ export function kitName(store: string): string {
   return store === 'memory' ? KIT : `${KIT} (${store})`;
 }
 
+/** The label of a2a-kit on a store with the audit chain on ({@link KIT_AUDIT} for memory). */
+export function auditedName(store: string): string {
+  return `${kitName(store)} +audit`;
+}
+
 /**
  * The a2a-kit servers of a run: memory plus every `--stores` entry, and the `--baseline` build
  * (memory store) when there is one.

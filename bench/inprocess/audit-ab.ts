@@ -2,18 +2,36 @@
  * A/B of the audit chain (A2AServerOptions.audit) in one process: CPU µs per echo send with audit
  * off and on, interleaved rounds, medians, through `A2AServer.sendMessage` and through the HTTP
  * handler (JSON-RPC SendMessage, no sockets). Run: `node bench/build.mjs &&
- * node dist/bench-run/bench/inprocess/audit-ab.js [--rounds=9]`.
+ * node dist/bench-run/bench/inprocess/audit-ab.js [--rounds=9] [--store=sqlite|memory|linked]`.
  */
 import { createA2AHandler } from '../../src/http/index.js';
 import type { HttpRequest, HttpResponse } from '../../src/http/types.js';
 import { A2AServer } from '../../src/server/index.js';
+import { MemoryTaskStore } from '../../src/stores/memory/task-store.js';
+import type { TaskStore } from '../../src/stores/types.js';
+import { benchSqliteStore } from '../servers/durable-stores.js';
 import { sendRequest } from '../load/requests.js';
 import { nextMessageId } from '../load/sse-load.js';
 import { kitEcho } from '../servers/kit-agent.js';
 import { echoParams } from '../servers/seed.js';
 
-const off = new A2AServer({ agent: kitEcho, logger: null });
-const on = new A2AServer({ agent: kitEcho, logger: null, audit: true });
+/**
+ * `--store=sqlite` (the default: a store that links on write), `memory` (derives the links on
+ * read: StoreFacets.linksOnRead) or `linked` (the memory store told to link on write).
+ */
+const storeName =
+  process.argv.find((a) => a.startsWith('--store='))?.slice('--store='.length) ?? 'sqlite';
+async function store(): Promise<TaskStore> {
+  if (storeName === 'sqlite') return benchSqliteStore();
+  const memory = new MemoryTaskStore();
+  if (storeName === 'linked') {
+    Object.defineProperty(memory, 'facets', { value: { ...memory.facets, linksOnRead: false } });
+  } else if (storeName !== 'memory')
+    throw new Error(`--store=${storeName}: sqlite, memory or linked`);
+  return memory;
+}
+const off = new A2AServer({ agent: kitEcho, logger: null, store: await store() });
+const on = new A2AServer({ agent: kitEcho, logger: null, store: await store(), audit: true });
 const HEADERS: Record<string, string> = {
   'content-type': 'application/json',
   'a2a-version': '1.0',

@@ -3,14 +3,16 @@
  * the events are recorded from an audited server's write path, then each lever of the chain's
  * cost is timed alone (CPU µs per echo task of four links, best and median of 7 runs): the
  * RFC 8785 writer, the flattening of its text, SHA-256 by input (text, bytes) and output
- * (base64url, hex, Buffer), and one hash per write instead of one per event. Run:
+ * (base64url, hex, Buffer), one hash per write instead of one per event, and what a store that
+ * keeps events as JSON text pays with and without the chain's texts (CreateOptions.texts). Run:
  * `node bench/build.mjs && node dist/bench-run/bench/inprocess/audit-levers.js`.
  */
-import { hash } from 'node:crypto';
+import { createHash, hash } from 'node:crypto';
 import type { StreamResponse, Task } from '../../src/core/schemas/index.js';
-import { canonicalLink } from '../../src/security/audit-canonical.js';
+import { canonicalEvent, canonicalLink, linkAround } from '../../src/security/audit-canonical.js';
 import { chainHash } from '../../src/security/audit-chain.js';
 import { A2AServer } from '../../src/server/index.js';
+import { MemoryTaskStore } from '../../src/stores/memory/task-store.js';
 import type { AppendOptions, CreateOptions, Scope, TaskStore } from '../../src/stores/types.js';
 import { kitEcho } from '../servers/kit-agent.js';
 import { echoParams } from '../servers/seed.js';
@@ -21,7 +23,11 @@ interface Link {
   hash: string;
 }
 
-const server = new A2AServer({ agent: kitEcho, logger: null, audit: true });
+// The memory store told to link on write (it derives its links on read: StoreFacets.linksOnRead),
+// so the write path hashes the links this tool records.
+const linked = new MemoryTaskStore();
+Object.defineProperty(linked, 'facets', { value: { ...linked.facets, linksOnRead: false } });
+const server = new A2AServer({ agent: kitEcho, logger: null, audit: true, store: linked });
 const store: TaskStore = server.store;
 const tasks: Link[][] = [];
 const create = store.create.bind(store);
@@ -123,5 +129,52 @@ bench('SHA-256 ×2 of flat texts (one per write: 1 + 3 links)', () => {
 bench('JSON.stringify ×4 of the events (for comparison)', (i) => {
   for (const l of tasks[i] as Link[]) sink = JSON.stringify(l.event);
 });
+// What a store that keeps events as JSON text pays (SQLite: the row's text, UTF-8 encoded when
+// bound), without the chain and with it, the chain's texts reused (CreateOptions.texts) or not.
+let length = 0;
+bench('rows: JSON.stringify ×4 + UTF-8 length (audit off)', (i) => {
+  for (const l of tasks[i] as Link[]) length += Buffer.byteLength(JSON.stringify(l.event));
+});
+bench('rows: chainHash ×4, then JSON.stringify + UTF-8 length', (i) => {
+  let prev = '';
+  for (const l of tasks[i] as Link[]) {
+    prev = chainHash(prev, l.seq, l.event);
+    length += Buffer.byteLength(JSON.stringify(l.event));
+  }
+});
+bench('rows: chainHash ×4 keeping the texts, their UTF-8 length', (i) => {
+  const texts: (string | undefined)[] = [];
+  let prev = '';
+  for (const l of tasks[i] as Link[]) prev = chainHash(prev, l.seq, l.event, texts);
+  for (const t of texts) length += Buffer.byteLength(t ?? '');
+});
+bench('rows: … the event text flattened before its link is hashed', (i) => {
+  let prev = '';
+  for (const l of tasks[i] as Link[]) {
+    const e = canonicalEvent(l.event) as string;
+    length += e.charCodeAt(0);
+    prev = hash('sha256', linkAround(prev, l.seq, e), 'base64url');
+    length += Buffer.byteLength(e);
+  }
+});
+bench('rows: … one incremental SHA-256 per link (3 updates)', (i) => {
+  let prev = '';
+  for (const l of tasks[i] as Link[]) {
+    const e = canonicalEvent(l.event) as string;
+    prev = createHash('sha256')
+      .update('{"event":')
+      .update(e)
+      .update(`,"prev":"${prev}","seq":${l.seq}}`)
+      .digest('base64url');
+    length += Buffer.byteLength(e);
+  }
+});
+bench('rows: the RFC 8785 texts, no hash, + UTF-8 length', (i) => {
+  for (const l of tasks[i] as Link[]) {
+    const e = canonicalEvent(l.event) as string;
+    length += linkAround(l.hash, l.seq, e).length + Buffer.byteLength(e);
+  }
+});
+void length;
 void sink;
 process.exit(0);

@@ -1,15 +1,16 @@
 /**
  * The cost of the audit chain (A2AServerOptions.audit, docs/trust.md), in process (no sockets, so
- * nothing hides it): CPU time per echo task with audit off and on, through `A2AServer.sendMessage`
- * and through the HTTP handler (JSON-RPC SendMessage). The `audit` scenario of `npm run bench`
- * runs it (scenarios/audit.ts); bench/inprocess/audit-ab.ts is the same A/B as one command.
+ * nothing hides it): CPU time per echo task with audit off and on, through `A2AServer.sendMessage`,
+ * on the memory store (which derives the
+ * chain on read: StoreFacets.linksOnRead), on the memory store told to link on write (what every
+ * write cost before), and on the SQLite default store (which links on write). The `audit`
+ * scenario of `npm run bench` runs it (scenarios/audit.ts); bench/inprocess/audit-ab.ts is the
+ * same A/B as one command.
  */
-import { createA2AHandler } from '../../src/http/index.js';
-import type { HttpRequest, HttpResponse } from '../../src/http/types.js';
 import { A2AServer } from '../../src/server/index.js';
+import { MemoryTaskStore } from '../../src/stores/memory/task-store.js';
 import { serveRpc } from '../ipc.js';
-import { sendRequest } from '../load/requests.js';
-import { nextMessageId } from '../load/sse-load.js';
+import { benchSqliteStore } from '../servers/durable-stores.js';
 import { kitEcho } from '../servers/kit-agent.js';
 import { echoParams } from '../servers/seed.js';
 
@@ -21,27 +22,36 @@ export interface AuditResult {
 
 const off = new A2AServer({ agent: kitEcho, logger: null });
 const on = new A2AServer({ agent: kitEcho, logger: null, audit: true });
-const HEADERS: Record<string, string> = {
-  'content-type': 'application/json',
-  'a2a-version': '1.0',
-};
-function request(): HttpRequest {
-  const { path, body } = sendRequest('jsonrpc', false, nextMessageId(), 'hello');
-  return { method: 'POST', url: path, headers: { get: (name) => HEADERS[name] ?? null }, body };
+/** The memory store with its links hashed on write, as a durable store keeps them. */
+function linkedOnWrite(): MemoryTaskStore {
+  const store = new MemoryTaskStore();
+  Object.defineProperty(store, 'facets', { value: { ...store.facets, linksOnRead: false } });
+  return store;
 }
-async function check(response: HttpResponse): Promise<void> {
-  if (typeof response.body !== 'string' || !response.body.includes('TASK_STATE_COMPLETED')) {
-    throw new Error('not a completed echo task');
-  }
-}
-const handlers = { off: createA2AHandler(off), on: createA2AHandler(on) };
+const linkedOff = new A2AServer({ agent: kitEcho, logger: null, store: linkedOnWrite() });
+const linkedOn = new A2AServer({
+  agent: kitEcho,
+  logger: null,
+  store: linkedOnWrite(),
+  audit: true,
+});
+const sqliteOff = new A2AServer({ agent: kitEcho, logger: null, store: await benchSqliteStore() });
+const sqliteOn = new A2AServer({
+  agent: kitEcho,
+  logger: null,
+  store: await benchSqliteStore(),
+  audit: true,
+});
 let n = 0;
 
 const VARIANTS: Record<string, () => Promise<unknown>> = {
-  'sendMessage, audit off': () => off.sendMessage(echoParams(n++), {}),
-  'sendMessage, audit on': () => on.sendMessage(echoParams(n++), {}),
-  'HTTP JSON-RPC SendMessage, audit off': async () => check(await handlers.off(request())),
-  'HTTP JSON-RPC SendMessage, audit on': async () => check(await handlers.on(request())),
+  'sendMessage, memory, audit off': () => off.sendMessage(echoParams(n++), {}),
+  'sendMessage, memory, audit on': () => on.sendMessage(echoParams(n++), {}),
+  'sendMessage, memory linked on write, audit off': () =>
+    linkedOff.sendMessage(echoParams(n++), {}),
+  'sendMessage, memory linked on write, audit on': () => linkedOn.sendMessage(echoParams(n++), {}),
+  'sendMessage, SQLite, audit off': () => sqliteOff.sendMessage(echoParams(n++), {}),
+  'sendMessage, SQLite, audit on': () => sqliteOn.sendMessage(echoParams(n++), {}),
 };
 
 async function run(variant: string, total: number, concurrency: number): Promise<number> {

@@ -21,10 +21,15 @@ export async function benchSqliteStore(): Promise<TaskStore> {
   const { SqliteTaskStore } = await import('../../src/stores/sqlite/index.js');
   const path = join(tmpdir(), `a2a-bench-${unique()}.db`);
   const store = new SqliteTaskStore({ path });
+  const remove = () => {
+    for (const suffix of ['', '-wal', '-shm', '.lock']) rmSync(`${path}${suffix}`, { force: true });
+  };
+  // Also when the process exits without closing the store (a bench child told to stop).
+  process.once('exit', remove);
   const close = store.close.bind(store);
   store.close = async () => {
     await close();
-    for (const suffix of ['', '-wal', '-shm', '.lock']) rmSync(`${path}${suffix}`, { force: true });
+    remove();
   };
   return store;
 }
