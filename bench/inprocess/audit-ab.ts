@@ -23,12 +23,10 @@ const storeName =
   process.argv.find((a) => a.startsWith('--store='))?.slice('--store='.length) ?? 'sqlite';
 async function store(): Promise<TaskStore> {
   if (storeName === 'sqlite') return benchSqliteStore();
-  const memory = new MemoryTaskStore();
-  if (storeName === 'linked') {
-    Object.defineProperty(memory, 'facets', { value: { ...memory.facets, linksOnRead: false } });
-  } else if (storeName !== 'memory')
+  if (storeName !== 'memory' && storeName !== 'linked') {
     throw new Error(`--store=${storeName}: sqlite, memory or linked`);
-  return memory;
+  }
+  return new MemoryTaskStore({ linksOnRead: storeName === 'memory' });
 }
 const off = new A2AServer({ agent: kitEcho, logger: null, store: await store() });
 const on = new A2AServer({ agent: kitEcho, logger: null, store: await store(), audit: true });

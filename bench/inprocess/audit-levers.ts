@@ -25,8 +25,7 @@ interface Link {
 
 // The memory store told to link on write (it derives its links on read: StoreFacets.linksOnRead),
 // so the write path hashes the links this tool records.
-const linked = new MemoryTaskStore();
-Object.defineProperty(linked, 'facets', { value: { ...linked.facets, linksOnRead: false } });
+const linked = new MemoryTaskStore({ linksOnRead: false });
 const server = new A2AServer({ agent: kitEcho, logger: null, audit: true, store: linked });
 const store: TaskStore = server.store;
 const tasks: Link[][] = [];

@@ -23,11 +23,7 @@ export interface AuditResult {
 const off = new A2AServer({ agent: kitEcho, logger: null });
 const on = new A2AServer({ agent: kitEcho, logger: null, audit: true });
 /** The memory store with its links hashed on write, as a durable store keeps them. */
-function linkedOnWrite(): MemoryTaskStore {
-  const store = new MemoryTaskStore();
-  Object.defineProperty(store, 'facets', { value: { ...store.facets, linksOnRead: false } });
-  return store;
-}
+const linkedOnWrite = () => new MemoryTaskStore({ linksOnRead: false });
 const linkedOff = new A2AServer({ agent: kitEcho, logger: null, store: linkedOnWrite() });
 const linkedOn = new A2AServer({
   agent: kitEcho,

@@ -33,14 +33,9 @@ export function chainHash(
   // a store may keep it as the event's JSON instead of stringifying the event again.
   let eventText: string | undefined;
   try {
-    if (texts === undefined) text = canonicalLink(prev, seq, event);
-    else {
-      eventText = canonicalEvent(event);
-      text =
-        eventText === undefined
-          ? canonicalLink(prev, seq, event)
-          : linkAround(prev, seq, eventText);
-    }
+    eventText = canonicalEvent(event);
+    text =
+      eventText === undefined ? canonicalLink(prev, seq, event) : linkAround(prev, seq, eventText);
   } catch {
     eventText = undefined;
     text = JSON.stringify({ event, prev, seq });

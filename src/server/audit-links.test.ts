@@ -14,7 +14,7 @@ import { canonicalize } from '../security/jcs.js';
 import { SqliteTaskStore } from '../stores/sqlite/task-store.js';
 import { LiveTask, type TaskEntry } from '../stores/memory/task-entry.js';
 import { MemoryTaskStore } from '../stores/memory/task-store.js';
-import type { Scope, StoreFacets, TaskStore } from '../stores/types.js';
+import type { Scope, TaskStore } from '../stores/types.js';
 import { createAgent, type ExecutionContext } from './agent.js';
 import { A2AServer } from './a2a-server.js';
 import { auditTrail, type AuditTrail } from './audit.js';
@@ -80,15 +80,13 @@ describe('the audit chain derived on read (memory store)', () => {
   it('is the chain a store that links on write keeps for the same log', async () => {
     // The memory store told to link on write, as a durable store does: the hashes are the
     // write path's; read through a view that derives them, the same log gives the same links.
-    const linked = new MemoryTaskStore();
-    const facets: StoreFacets = { ...linked.facets, linksOnRead: false };
-    Object.defineProperty(linked, 'facets', { value: facets });
+    const linked = new MemoryTaskStore({ linksOnRead: false });
     const s = server(linked);
     const task = await send(s);
     const stored = await linked.events(scope, task.id, 0);
     expect(stored.every((e) => typeof e.hash === 'string' && e.hash.length === 43)).toBe(true);
     const view = Object.create(linked, {
-      facets: { value: { ...facets, linksOnRead: true } },
+      facets: { value: { ...linked.facets, linksOnRead: true } },
     }) as TaskStore;
     const derived = await auditTrail(view, scope, task.id, undefined);
     expect(derived.links.map((l) => l.hash)).toEqual(stored.map((e) => e.hash));

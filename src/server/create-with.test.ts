@@ -11,7 +11,7 @@ import type { StreamResponse, Task } from '../core/schemas/index.js';
 import { canonicalize } from '../security/jcs.js';
 import { MemoryTaskStore } from '../stores/memory/task-store.js';
 import { SqliteTaskStore } from '../stores/sqlite/index.js';
-import type { CreateWithOptions, Scope, StoreFacets, TaskStore } from '../stores/types.js';
+import type { CreateWithOptions, Scope, TaskStore } from '../stores/types.js';
 import { createAgent, type AgentEvent, type ExecutionContext } from './agent.js';
 import { A2AServer } from './a2a-server.js';
 
@@ -29,9 +29,7 @@ const card = {
  */
 class LinkedStore extends MemoryTaskStore {
   constructor() {
-    super();
-    const facets: StoreFacets = { ...this.facets, linksOnRead: false };
-    Object.defineProperty(this, 'facets', { value: facets });
+    super({ linksOnRead: false });
   }
 }
 

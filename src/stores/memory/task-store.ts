@@ -43,6 +43,12 @@ export interface MemoryTaskStoreOptions {
   maxTasks?: number;
   /** How often expired tasks are swept; default min(ttlMs, 60 s). */
   sweepIntervalMs?: number;
+  /**
+   * Derive the audit chain from the log when it is read (StoreFacets.linksOnRead); default true.
+   * False keeps the hash of each link given on write, as a durable store does (a store built on
+   * this one that persists its log elsewhere; the benches measuring the chain's write-time work).
+   */
+  linksOnRead?: boolean;
 }
 
 /**
@@ -88,20 +94,21 @@ export class MemoryTaskStore implements TaskStore, PushConfigStore {
    * are used when ownership is asked for, not by default, and the audit chain is derived from
    * the log when it is read (StoreFacets.linksOnRead).
    */
-  readonly facets: StoreFacets = {
-    pushConfigs: this,
-    pushOutbox: this.outbox,
-    leases: this.leases,
-    leasesByDefault: false,
-    linksOnRead: true,
-    interrupted: this.leases,
-  };
+  readonly facets: StoreFacets;
   /** The last status timestamp seen: tasks changed in the same millisecond share the string. */
   private lastTs = '';
   /** The scope index found last (most stores serve one scope); dropped with its scope. */
   private lastScope: ScopeIndex<TaskEntry> | undefined = undefined;
 
   constructor(options: MemoryTaskStoreOptions = {}) {
+    this.facets = {
+      pushConfigs: this,
+      pushOutbox: this.outbox,
+      leases: this.leases,
+      leasesByDefault: false,
+      linksOnRead: options.linksOnRead ?? true,
+      interrupted: this.leases,
+    };
     this.ttlMs = options.ttlMs ?? 60 * 60_000;
     this.maxTasks = options.maxTasks ?? 10_000;
     this.timer = setInterval(
