@@ -1,7 +1,9 @@
 /**
  * The client's own cost per call: the same blocking SendMessage sent one at a time by raw
- * `fetch`, by a2a-kit's A2AClient and by @a2a-js/sdk's client, measuring the CPU time this
- * process spends per call (the server's time is the same for all three).
+ * `fetch`, by a raw `request` on the dispatcher under fetch (what a2a-kit's HTTP bindings send
+ * through on Node: src/transport/http-send.ts), by a2a-kit's A2AClient and by @a2a-js/sdk's
+ * client, measuring the CPU time this process spends per call (the server's time is the same
+ * for all four).
  */
 import { ClientFactory } from '@a2a-js/sdk/client';
 import { Role } from '@a2a-js/sdk';
@@ -11,7 +13,7 @@ import { A2A_HEADERS, jsonrpcBody } from './requests.js';
 import { nextMessageId } from './sse-load.js';
 
 /** Who sends the calls. */
-export type ClientKind = 'fetch' | 'a2a-kit' | 'a2a-js';
+export type ClientKind = 'fetch' | 'dispatcher' | 'a2a-kit' | 'a2a-js';
 
 /** One client run. */
 export interface ClientLoadSpec {
@@ -31,6 +33,17 @@ export interface ClientLoadResult {
 
 type Send = () => Promise<void>;
 
+/** undici's Dispatcher `request`, as far as the raw sender uses it. */
+interface RawDispatcher {
+  request(options: {
+    origin: string;
+    path: string;
+    method: string;
+    headers: Readonly<Record<string, string>>;
+    body: string;
+  }): Promise<{ body: { text(): Promise<string> } }>;
+}
+
 const senders = new Map<string, Send>();
 
 async function sender(url: string, kind: ClientKind): Promise<Send> {
@@ -46,6 +59,23 @@ async function sender(url: string, kind: ClientKind): Promise<Send> {
         body: jsonrpcBody('SendMessage', nextMessageId(), 'hello'),
       });
       const reply = (await res.json()) as { result?: unknown };
+      if (reply.result === undefined) throw new Error('SendMessage failed');
+    };
+  } else if (kind === 'dispatcher') {
+    new Headers(); // Node creates the global dispatcher as it loads its fetch
+    const dispatcher = (globalThis as Record<symbol, unknown>)[
+      Symbol.for('undici.globalDispatcher.1')
+    ] as RawDispatcher;
+    const origin = new URL(url).origin;
+    send = async () => {
+      const res = await dispatcher.request({
+        origin,
+        path: '/a2a/jsonrpc',
+        method: 'POST',
+        headers: A2A_HEADERS,
+        body: jsonrpcBody('SendMessage', nextMessageId(), 'hello'),
+      });
+      const reply = JSON.parse(await res.body.text()) as { result?: unknown };
       if (reply.result === undefined) throw new Error('SendMessage failed');
     };
   } else if (kind === 'a2a-kit') {

@@ -9,6 +9,7 @@ import { badStatus, buildHeaders, openExchange, snippet } from '../transport/htt
 import type { ErrorContext } from './describe-error.js';
 import { CliError, EXIT, UsageError } from './exit-codes.js';
 import type { GlobalOptions } from './options.js';
+import type { ReplyHeaders } from '../transport/http-send.js';
 
 /** Card JSON and where it came from. */
 export interface LoadedJson {
@@ -16,7 +17,7 @@ export interface LoadedJson {
   /** The file path or the card URL. */
   source: string;
   /** The HTTP response headers, when read from a URL. */
-  headers?: Headers | undefined;
+  headers?: ReplyHeaders | undefined;
 }
 
 /** True when `source` names an http(s) URL rather than a file. */

@@ -4,6 +4,7 @@
  * lifetime (requirement [19] of test/conformance/requirements.ts); validators (`ETag`, `Last-Modified`) kept for revalidation.
  */
 import type { AgentCard } from '../core/schemas/index.js';
+import type { ReplyHeaders } from '../transport/http-send.js';
 
 /** One cached card and what is needed to revalidate it. */
 export interface CachedCard {
@@ -24,7 +25,7 @@ export interface Freshness {
 
 /** The freshness of a response per RFC 9111 §4.2, with `defaultTtlMs` when headers say nothing. */
 export function freshness(
-  headers: Headers,
+  headers: ReplyHeaders,
   defaultTtlMs: number,
   now: number = Date.now(),
 ): Freshness {

@@ -17,6 +17,7 @@ import {
   snippet,
 } from '../transport/http-exchange.js';
 import { isLegacyCard, upgradeLegacyCard } from './legacy-card.js';
+import type { ReplyHeaders } from '../transport/http-send.js';
 
 /** The well-known card path (spec §8.2, RFC 8615). */
 export const WELL_KNOWN_CARD_PATH = '/.well-known/agent-card.json';
@@ -195,7 +196,7 @@ export class AgentCardResolver {
     return card;
   }
 
-  private store(key: string, card: AgentCard, headers: Headers, previous?: CachedCard): void {
+  private store(key: string, card: AgentCard, headers: ReplyHeaders, previous?: CachedCard): void {
     const { store, ttlMs } = freshness(headers, this.options.defaultTtlMs ?? 300_000, this.now());
     if (!store) {
       this.cache.delete(key);

@@ -7,6 +7,7 @@ import { AgentCard, camelCase } from '../core/schemas/index.js';
 import { fieldViolations } from '../core/validate.js';
 import { cardEndpointWarnings, cardWarnings } from './card-warnings.js';
 import { isLegacyCard } from './legacy-card.js';
+import type { ReplyHeaders } from '../transport/http-send.js';
 
 const CARD_FIELDS = new Set([
   'name',
@@ -34,7 +35,11 @@ export interface CardValidation {
 }
 
 /** Validates card JSON: schema violations (with dotted field paths) and warnings. */
-export function validateCardJson(json: unknown, source: string, headers?: Headers): CardValidation {
+export function validateCardJson(
+  json: unknown,
+  source: string,
+  headers?: ReplyHeaders,
+): CardValidation {
   const warnings: string[] = [];
   if (typeof json === 'object' && json !== null && !Array.isArray(json)) {
     for (const key of Object.keys(json)) {

@@ -6,6 +6,7 @@ import { BINDINGS, majorMinor } from '../core/interfaces.js';
 import type { AgentCard } from '../core/schemas/index.js';
 import { parseCacheControl } from './card-cache.js';
 import { DEFAULT_PROTOCOL_VERSIONS } from './default-transports.js';
+import type { ReplyHeaders } from '../transport/http-send.js';
 
 /** Warnings about the card's content. */
 export function cardWarnings(card: AgentCard): string[] {
@@ -66,7 +67,7 @@ export function cardWarnings(card: AgentCard): string[] {
 }
 
 /** Warnings about the card endpoint's HTTP reply (spec §8.6: caching SHOULDs). */
-export function cardEndpointWarnings(headers: Headers): string[] {
+export function cardEndpointWarnings(headers: ReplyHeaders): string[] {
   const warnings: string[] = [];
   if (!headers.get('etag')) {
     warnings.push(

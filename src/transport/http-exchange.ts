@@ -1,7 +1,7 @@
 /**
- * One HTTP request/response over fetch, with the call timeout, the caller's AbortSignal and a
- * stream idle timeout, and failures classified as {@link TransportError}s. Shared by the HTTP
- * bindings' clients and the card resolver.
+ * One HTTP request/response (through fetch or the dispatcher under it: http-send.ts), with the
+ * call timeout, the caller's AbortSignal and a stream idle timeout, and failures classified as
+ * {@link TransportError}s. Shared by the HTTP bindings' clients and the card resolver.
  */
 import type { z } from 'zod';
 import { PROTOCOL_VERSION } from '../core/interfaces.js';
@@ -13,6 +13,7 @@ import {
   sharedDeadline,
 } from './deadline-signal.js';
 import { TransportError } from './errors.js';
+import { send, type ReplyHead, type ReplyHeaders, type SentReply } from './http-send.js';
 import { isTrustedResult } from './trusted-results.js';
 
 /** What to send. */
@@ -30,11 +31,16 @@ export interface HttpRequest {
    * signal the deadline may then use a shared signal (deadline-signal.ts).
    */
   unary?: boolean | undefined;
+  /**
+   * Send through the dispatcher fetch uses, where the runtime has one, not through fetch itself
+   * (http-send.ts): the A2A calls of the HTTP bindings. Ignored when `fetch` is given.
+   */
+  direct?: boolean | undefined;
 }
 
 /** An open response; call exactly one of `text`, `chunks` or `close`. */
 export interface HttpExchange {
-  readonly response: Response;
+  readonly response: ReplyHead;
   readonly url: string;
   /** The whole body, within the call timeout. */
   text(): Promise<string>;
@@ -65,25 +71,20 @@ export async function openExchange(request: HttpRequest): Promise<HttpExchange> 
   };
   arm(request.timeoutMs, `no reply from ${url} within ${request.timeoutMs} ms`);
 
-  let response: Response;
+  let reply: SentReply;
   try {
-    response = await (request.fetch ?? fetch)(url, {
-      method: request.method,
-      headers: request.headers,
-      ...(request.body !== undefined ? { body: request.body } : {}),
-      signal: controller.signal,
-    });
+    reply = await send(request, controller.signal);
   } catch (error) {
     cleanup();
     throw classify(error, controller.signal, url, 'connect');
   }
 
   return {
-    response,
+    response: reply.head,
     url,
     async text() {
       try {
-        return await response.text();
+        return await reply.text();
       } catch (error) {
         throw classify(error, controller.signal, url, 'read');
       } finally {
@@ -91,17 +92,16 @@ export async function openExchange(request: HttpRequest): Promise<HttpExchange> 
       }
     },
     async *chunks(idleMs: number) {
-      const body = response.body;
-      if (!body) {
+      const reader = reply.reader();
+      if (!reader) {
         cleanup();
         return;
       }
-      const reader = body.getReader();
       let done = false;
       try {
         for (;;) {
           arm(idleMs, `stream from ${url} silent for ${idleMs} ms`);
-          let next: ReadableStreamReadResult<Uint8Array>;
+          let next: Awaited<ReturnType<typeof reader.read>>;
           try {
             next = await reader.read();
           } catch (error) {
@@ -120,7 +120,7 @@ export async function openExchange(request: HttpRequest): Promise<HttpExchange> 
     },
     close() {
       cleanup();
-      response.body?.cancel().catch(() => undefined);
+      reply.discard();
     },
   };
 }
@@ -143,24 +143,19 @@ async function unaryExchange(request: HttpRequest): Promise<HttpExchange> {
     signal.aborted && signal.reason === DEADLINE_PASSED
       ? new TransportError('TIMEOUT', `no reply from ${url} within ${timeoutMs} ms`, { url })
       : error;
-  let response: Response;
+  let reply: SentReply;
   try {
-    response = await (request.fetch ?? fetch)(url, {
-      method: request.method,
-      headers: request.headers,
-      ...(request.body !== undefined ? { body: request.body } : {}),
-      signal,
-    });
+    reply = await send(request, signal);
   } catch (error) {
     release();
     throw classify(timeout(error), signal, url, 'connect');
   }
   return {
-    response,
+    response: reply.head,
     url,
     async text() {
       try {
-        return await response.text();
+        return await reply.text();
       } catch (error) {
         throw classify(timeout(error), signal, url, 'read');
       } finally {
@@ -173,7 +168,7 @@ async function unaryExchange(request: HttpRequest): Promise<HttpExchange> {
     },
     close() {
       release();
-      response.body?.cancel().catch(() => undefined);
+      reply.discard();
     },
   };
 }
@@ -223,7 +218,7 @@ function causeCode(error: unknown): string | undefined {
 }
 
 /** The media type of a response, lower-cased, without parameters (`application/json`). */
-export function mediaType(response: Response): string {
+export function mediaType(response: ReplyHead): string {
   return (response.headers.get('content-type') ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
 }
 
@@ -233,7 +228,7 @@ export function isJsonType(type: string): boolean {
 }
 
 /** `Retry-After` in milliseconds (delta-seconds or an HTTP date), if present and valid. */
-export function retryAfterMs(headers: Headers, now: number = Date.now()): number | undefined {
+export function retryAfterMs(headers: ReplyHeaders, now: number = Date.now()): number | undefined {
   const value = headers.get('retry-after')?.trim();
   if (!value) return undefined;
   if (/^\d+$/.test(value)) return Number(value) * 1000;
@@ -301,7 +296,7 @@ const STATUS_HINTS: Record<number, string> = {
 
 /** A BAD_STATUS error for a reply that carries no A2A error, with `Retry-After` and a hint. */
 export function badStatus(
-  response: Response,
+  response: ReplyHead,
   url: string,
   body: string,
   message?: string,

@@ -14,6 +14,7 @@ import {
   type HttpExchange,
   type HttpRequest,
 } from './http-exchange.js';
+import type { ReplyHead } from './http-send.js';
 import { parseSse, type SseEvent } from './sse-parse.js';
 import {
   BaseTransport,
@@ -42,7 +43,7 @@ export interface WireRequest<C> {
 /** A reply read whole: a unary answer, or a stream request answered without an event stream. */
 export interface WireReply<C> {
   operation: OperationName;
-  response: Response;
+  response: ReplyHead;
   /** The URL called (path and query included). */
   url: string;
   /** The media type, lower-cased, without parameters. */
@@ -56,7 +57,7 @@ export interface WireEvent<C> {
   operation: StreamingOperationName;
   sse: SseEvent;
   /** The response the stream arrives on. */
-  response: Response;
+  response: ReplyHead;
   url: string;
   context: C;
 }
@@ -133,6 +134,7 @@ export abstract class HttpTransport<C = undefined> extends BaseTransport {
       timeoutMs: options.timeoutMs ?? this.options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
       fetch: this.options.fetch,
       unary,
+      direct: true,
     });
   }
 

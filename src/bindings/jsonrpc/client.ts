@@ -29,6 +29,7 @@ import {
 } from '../../transport/http-transport.js';
 import type { TransportOptions } from '../../transport/transport.js';
 import { JSONRPC_CONTENT_TYPE, methodFor, type JsonRpcErrorObject } from './wire.js';
+import type { ReplyHead } from '../../transport/http-send.js';
 
 const REFUSAL_STATUSES: ReadonlySet<number> = new Set([401, 403, 429]);
 
@@ -125,7 +126,7 @@ export class JsonRpcTransport extends HttpTransport<number> {
     operation: OperationName,
     body: unknown,
     id: number,
-    response: Response,
+    response: ReplyHead,
     text = '',
   ): unknown {
     const where = `${operation} reply from ${this.url}`;

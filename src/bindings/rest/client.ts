@@ -13,6 +13,7 @@ import {
 import { OPERATIONS, type OperationName } from '../../core/operations.js';
 import type { StreamResponse } from '../../core/schemas/index.js';
 import { TransportError } from '../../transport/errors.js';
+import type { ReplyHead } from '../../transport/http-send.js';
 import {
   badStatus,
   checkResult,
@@ -146,7 +147,7 @@ export class RestTransport extends HttpTransport {
   }
 }
 
-function failure(response: Response, url: string, type: string, text: string): Error {
+function failure(response: ReplyHead, url: string, type: string, text: string): Error {
   const body = isJsonType(type) || type === '' ? tryJson(text) : undefined;
   return (
     errorFromStatus(body, response.status) ?? badStatus(response, url, text, statusMessage(body))

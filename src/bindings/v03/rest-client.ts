@@ -10,6 +10,7 @@ import { A2AError, CODE_BY_HTTP } from '../../core/errors.js';
 import { OPERATIONS, type OperationName } from '../../core/operations.js';
 import type { StreamResponse } from '../../core/schemas/index.js';
 import { TransportError } from '../../transport/errors.js';
+import type { ReplyHead } from '../../transport/http-send.js';
 import {
   badStatus,
   checkResult,
@@ -194,7 +195,7 @@ function error03(body: unknown, httpStatus: number): A2AError | undefined {
   return byHttp === undefined || message === undefined ? undefined : new A2AError(byHttp, message);
 }
 
-function failure03(response: Response, url: string, type: string, text: string): Error {
+function failure03(response: ReplyHead, url: string, type: string, text: string): Error {
   const body = isJsonType(type) || type === '' ? tryJson(text) : undefined;
   return error03(body, response.status) ?? badStatus(response, url, text);
 }

@@ -10,6 +10,7 @@ import { describeError } from '../describe-error.js';
 import { EXIT } from '../exit-codes.js';
 import { cardLines } from '../format/card.js';
 import { noExtraArgs, requireArgs } from '../task-helpers.js';
+import type { ReplyHeaders } from '../../transport/http-send.js';
 
 /** The `discover` verb. */
 export const discoverCommand: Command = {
@@ -31,7 +32,7 @@ export const discoverCommand: Command = {
     const [rawUrl] = requireArgs(positionals, ['the agent URL']);
     noExtraArgs(positionals, 1);
     const url = agentUrl(rawUrl);
-    let headers: Headers | undefined;
+    let headers: ReplyHeaders | undefined;
     // Wraps fetch to see the card endpoint's caching headers (spec §8.6).
     const watching: typeof fetch = async (input, init) => {
       const response = await fetch(input, init);

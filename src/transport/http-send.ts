@@ -1,0 +1,168 @@
+/**
+ * How an exchange's request goes out (http-exchange.ts): through fetch, or, for the A2A calls of
+ * the HTTP bindings, straight to the dispatcher that fetch itself sends through where the runtime
+ * has one (Node's built-in undici, found under the global symbol every undici copy shares). Same
+ * connection pool, same proxy or TLS agent a program installed with `setGlobalDispatcher`, same
+ * HTTP/1.1 on the wire; without fetch's WHATWG Request, Response and web streams around it, which
+ * cost about three quarters of a small call's client CPU (docs/benchmarks.md, "The client's
+ * calls without fetch's layers"). A reply that redirects is sent again through fetch, which
+ * follows it as before. Runtime-neutral: with no global dispatcher (browsers, Deno, Bun, and Node
+ * until something first loaded its fetch) or with a `fetch` of the caller's, fetch is used.
+ */
+import type { HttpRequest } from './http-exchange.js';
+
+/** The headers of a reply, as a binding reads them. */
+export interface ReplyHeaders {
+  /** The value of header `name` (any case), several values joined with `, `; null if absent. */
+  get(name: string): string | null;
+}
+
+/** What a binding reads of a reply besides its body: a fetch Response is one. */
+export interface ReplyHead {
+  readonly status: number;
+  /** Status 200–299. */
+  readonly ok: boolean;
+  readonly headers: ReplyHeaders;
+}
+
+/** A body read chunk by chunk, as a web stream reader reads it. */
+export interface BodyReader {
+  read(): Promise<{ done: true; value?: undefined } | { done: false; value: Uint8Array }>;
+  cancel(): Promise<void>;
+}
+
+/** A reply whose head has arrived; its body is read once, by `text`, `reader` or `discard`. */
+export interface SentReply {
+  readonly head: ReplyHead;
+  text(): Promise<string>;
+  /** Undefined for a reply without a body. */
+  reader(): BodyReader | undefined;
+  discard(): void;
+}
+
+/** Sends `request` with `signal` (the call's deadline and the caller's abort). */
+export function send(request: HttpRequest, signal: AbortSignal): Promise<SentReply> {
+  if (request.direct === true && request.fetch === undefined) {
+    const dispatcher = globalDispatcher();
+    if (dispatcher !== undefined) return sendDirect(dispatcher, request, signal);
+  }
+  return sendFetch(request, signal);
+}
+
+async function sendFetch(request: HttpRequest, signal: AbortSignal): Promise<SentReply> {
+  const response = await (request.fetch ?? fetch)(request.url, {
+    method: request.method,
+    headers: request.headers,
+    ...(request.body !== undefined ? { body: request.body } : {}),
+    signal,
+  });
+  return {
+    head: response,
+    text: () => response.text(),
+    reader: () => response.body?.getReader() as BodyReader | undefined,
+    discard: () => void response.body?.cancel().catch(() => undefined),
+  };
+}
+
+/** What this module uses of undici's Dispatcher (its documented `request` API). */
+interface Dispatcher {
+  request(options: {
+    origin: string;
+    path: string;
+    method: string;
+    headers: Readonly<Record<string, string>>;
+    body?: string | undefined;
+    signal: AbortSignal;
+  }): Promise<{
+    statusCode: number;
+    headers: Record<string, string | string[] | undefined>;
+    body: DispatcherBody;
+  }>;
+}
+
+interface DispatcherBody extends AsyncIterable<Uint8Array> {
+  text(): Promise<string>;
+  /** Reads what is left (a little) to keep the connection, or closes it. */
+  dump(): Promise<void>;
+  destroy(error?: Error): void;
+  on(event: 'error', listener: (error: unknown) => void): unknown;
+}
+
+const ignore = () => undefined;
+
+/** Ends a body no one reads: the abort it reports is expected, not an uncaught error. */
+function drop(body: DispatcherBody): void {
+  body.on('error', ignore);
+  body.destroy();
+}
+
+/** Where every copy of undici, Node's built-in one included, keeps the global dispatcher. */
+const GLOBAL_DISPATCHER = Symbol.for('undici.globalDispatcher.1');
+
+function globalDispatcher(): Dispatcher | undefined {
+  const found = (globalThis as Record<symbol, unknown>)[GLOBAL_DISPATCHER];
+  return typeof (found as Partial<Dispatcher> | undefined)?.request === 'function'
+    ? (found as Dispatcher)
+    : undefined;
+}
+
+const REDIRECTS = new Set([301, 302, 303, 307, 308]);
+
+/** An `http:` or `https:` URL's origin and path with query (fetch takes anything else). */
+function target(url: string): { origin: string; path: string } | undefined {
+  const u = new URL(url);
+  if (u.protocol !== 'http:' && u.protocol !== 'https:') return undefined;
+  if (u.username !== '' || u.password !== '') return undefined; // fetch refuses these
+  return { origin: u.origin, path: u.pathname + u.search };
+}
+
+async function sendDirect(
+  dispatcher: Dispatcher,
+  request: HttpRequest,
+  signal: AbortSignal,
+): Promise<SentReply> {
+  const to = target(request.url);
+  if (to === undefined) return sendFetch(request, signal);
+  const { headers } = request;
+  const reply = await dispatcher.request({
+    ...to,
+    method: request.method,
+    headers: headers instanceof Headers ? record(headers) : headers,
+    body: request.body,
+    signal,
+  });
+  const { statusCode: status, body } = reply;
+  if (REDIRECTS.has(status) && reply.headers.location !== undefined) {
+    drop(body);
+    return sendFetch(request, signal);
+  }
+  return {
+    head: { status, ok: status >= 200 && status < 300, headers: new RawHeaders(reply.headers) },
+    text: () => body.text(),
+    reader: () => {
+      const chunks = body[Symbol.asyncIterator]();
+      return {
+        read: () => chunks.next() as ReturnType<BodyReader['read']>,
+        cancel: async () => drop(body),
+      };
+    },
+    discard: () => void body.dump().catch(ignore),
+  };
+}
+
+function record(headers: Headers): Record<string, string> {
+  const out: Record<string, string> = {};
+  headers.forEach((value, name) => (out[name] = value));
+  return out;
+}
+
+/** undici's reply headers (lower-cased names; a repeated header's values in an array). */
+class RawHeaders implements ReplyHeaders {
+  constructor(private readonly raw: Record<string, string | string[] | undefined>) {}
+
+  get(name: string): string | null {
+    const value = this.raw[name.toLowerCase()];
+    if (value === undefined) return null;
+    return typeof value === 'string' ? value : value.join(', ');
+  }
+}
