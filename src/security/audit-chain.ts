@@ -40,6 +40,11 @@ export function chainHash(
     eventText = undefined;
     text = JSON.stringify({ event, prev, seq });
   }
+  if (texts !== undefined && eventText !== undefined) {
+    // Flat before the link around it is hashed: the store writes this text as the row's JSON,
+    // and a text flattened inside the link's copy would be copied again there.
+    eventText.charCodeAt(0);
+  }
   texts?.push(eventText);
   const hash = sha256Base64Url(text);
   notePlainHash(hash);

@@ -61,6 +61,20 @@ export class AuditChain {
   }
 
   /**
+   * The hashes of a new task's snapshot (seq 1) and of `events` recorded with it in one write
+   * (TaskStore.createWith), their texts onto `texts`. Nothing is remembered until the write is
+   * durable ({@link appended}); a task that finishes in it never is.
+   */
+  createdWith(
+    task: Task,
+    events: readonly StreamResponse[],
+    texts: (string | undefined)[],
+  ): string[] {
+    const hashes = [chainHash(GENESIS_HASH, 1, { task }, texts)];
+    return links(hashes[0] as string, 1, events, texts, hashes);
+  }
+
+  /**
    * The hashes of `events` appended after seq `from`; undefined when the task has no chain (it was
    * created while audit was off): its log then stays unlinked.
    */
@@ -112,8 +126,8 @@ function links(
   from: number,
   events: readonly StreamResponse[],
   texts: (string | undefined)[] | undefined,
+  hashes: string[] = [],
 ): string[] {
-  const hashes: string[] = [];
   for (let i = 0; i < events.length; i++) {
     hash = chainHash(hash, from + i + 1, events[i], texts);
     hashes.push(hash);

@@ -8,6 +8,7 @@
 import { describe, expect, it } from 'vitest';
 import { textOf, userMessage } from '../core/parts.js';
 import type { StreamResponse, Task } from '../core/schemas/index.js';
+import { chainHash, GENESIS_HASH } from '../security/audit-chain.js';
 import { canonicalize } from '../security/jcs.js';
 import { MemoryTaskStore } from '../stores/memory/task-store.js';
 import { SqliteTaskStore } from '../stores/sqlite/index.js';
@@ -188,15 +189,24 @@ describe('creating a task with its first burst', () => {
   });
 
   it('records the burst with the creation, the rest in appends, when the agent waits', async () => {
-    const s = servers(async function* ({ task }) {
-      yield task.working();
-      await new Promise((resolve) => setTimeout(resolve, 5));
-      yield task.artifact('later');
-      yield task.completed();
-    });
+    const s = servers(
+      async function* ({ task }) {
+        yield task.working();
+        await new Promise((resolve) => setTimeout(resolve, 5));
+        yield task.artifact('later');
+        yield task.completed();
+      },
+      { audit: true },
+    );
     const a = (await s.with.sendMessage({ message: userMessage('x') }, {})) as { task: Task };
     const b = (await s.without.sendMessage({ message: userMessage('x') }, {})) as { task: Task };
     expect(s.creating.writes).toEqual(['createWith', 'append']);
     expect(await logOf(s.creating, a.task.id)).toEqual(await logOf(s.plain, b.task.id));
+    // The append after the creation links on from the head the creation wrote (docs/trust.md).
+    let prev = GENESIS_HASH;
+    for (const { seq, event, hash } of await s.creating.events(scope, a.task.id, 0)) {
+      expect(hash).toBe(chainHash(prev, seq, event));
+      prev = hash as string;
+    }
   });
 });

@@ -230,17 +230,8 @@ export class TaskLog {
     const { events, generation } = stampGenerations(given, at.generation);
     const measured = at.bytes?.measure(events);
     if (measured && measured.total > this.maxTaskBytes) return undefined;
-    let chain: string[] | undefined;
-    let links: string[] | undefined;
-    let texts: (string | undefined)[] | undefined;
-    if (this.audit) {
-      texts = [];
-      const head = this.audit.created(task, texts);
-      const after = this.audit.appending(scope, task.id, 1, events, texts);
-      links = after instanceof Promise ? await after : after;
-      if (links !== undefined) chain = [...head, ...links];
-      else texts = undefined;
-    }
+    const texts: (string | undefined)[] | undefined = this.audit && [];
+    const chain = texts && this.audit?.createdWith(task, events, texts);
     let seq: number;
     try {
       seq = await store.createWith(scope, task, events, { ...message, chain, texts, lease });
@@ -250,7 +241,9 @@ export class TaskLog {
     at.seq = seq;
     at.state = stateAfter(at.state, events);
     at.generation = generation;
-    if (links !== undefined) this.audit?.appended(task.id, 1, links, isTerminal(at.state));
+    // A task finished in its first write has no head to remember (none was: createdWith).
+    if (chain !== undefined && !isTerminal(at.state))
+      this.audit?.appended(task.id, 0, chain, false);
     if (measured) at.bytes?.commit(measured);
     const entries: LogEntry[] = [{ seq: 1, event: { task } }];
     for (let i = 0; i < events.length; i++) {
