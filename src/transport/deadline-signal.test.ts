@@ -114,6 +114,7 @@ describe('shared deadline signals', () => {
   });
 
   it('times each call out after its timeout, within its slot, naming its own URL', async () => {
+    // `/a` through fetch, `/b` through the dispatcher under it (http-send.ts), one slot for both.
     const call = (path: string) => {
       const started = Date.now();
       return openExchange({
@@ -123,6 +124,7 @@ describe('shared deadline signals', () => {
         body: '{}',
         timeoutMs: 1000,
         unary: true,
+        direct: path === '/b',
       }).then(
         () => ({ error: undefined, elapsed: Date.now() - started }),
         (error: unknown) => ({ error, elapsed: Date.now() - started }),
@@ -144,14 +146,17 @@ describe('shared deadline signals', () => {
   });
 
   it('leaves a call that already answered alone when its shared signal fires', async () => {
-    const exchange = await openExchange({
-      url: `${base}/fast`,
-      method: 'GET',
-      headers: {},
-      timeoutMs: 1000,
-      unary: true,
-    });
-    expect(await exchange.text()).toBe('ok');
+    for (const direct of [false, true]) {
+      const exchange = await openExchange({
+        url: `${base}/fast`,
+        method: 'GET',
+        headers: {},
+        timeoutMs: 1000,
+        unary: true,
+        direct,
+      });
+      expect(await exchange.text()).toBe('ok');
+    }
     const { signal } = sharedDeadline(1000);
     await new Promise<void>((resolve) => signal.addEventListener('abort', () => resolve()));
     expect(signal.reason).toBe(DEADLINE_PASSED);
