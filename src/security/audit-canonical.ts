@@ -99,6 +99,14 @@ export function canonicalEvent(event: unknown): string | undefined {
   return event === undefined || !unpolluted() ? undefined : streamResponse(event, 1);
 }
 
+/** Where a link's event text starts in {@link linkAround}'s text: after `{"event":`. */
+const EVENT_AT = '{"event":'.length;
+
+/** The event's text (of `length` characters) in a link's text written by {@link linkAround}. */
+export function eventInLink(link: string, length: number): string {
+  return link.slice(EVENT_AT, EVENT_AT + length);
+}
+
 /** The link's text around its event's canonical text `e` (canonicalEvent's). */
 export function linkAround(prev: unknown, seq: unknown, e: string): string {
   const n = typeof seq === 'number' && Number.isFinite(seq) ? String(seq) : canonicalizeAt(seq, 1);

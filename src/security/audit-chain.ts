@@ -5,7 +5,13 @@
  * Changing, dropping or reordering an event changes every hash after it. This module computes
  * links and checks an exported chain; it knows nothing of stores or HTTP. Runtime-neutral.
  */
-import { canonicalEvent, canonicalLink, linkAround, notePlainHash } from './audit-canonical.js';
+import {
+  canonicalEvent,
+  canonicalLink,
+  eventInLink,
+  linkAround,
+  notePlainHash,
+} from './audit-canonical.js';
 import { sha256Base64Url } from './sha256.js';
 
 /** The audit extension URI: GetTask with it activated returns the task's chain (server/audit.ts). */
@@ -40,13 +46,10 @@ export function chainHash(
     eventText = undefined;
     text = JSON.stringify({ event, prev, seq });
   }
-  if (texts !== undefined && eventText !== undefined) {
-    // Flat before the link around it is hashed: the store writes this text as the row's JSON,
-    // and a text flattened inside the link's copy would be copied again there.
-    eventText.charCodeAt(0);
-  }
-  texts?.push(eventText);
   const hash = sha256Base64Url(text);
+  // Hashing made the link's text one flat string: the event's text the store keeps is a slice of
+  // it (no copy), not the pieces the writer joined, which the store would copy once more.
+  texts?.push(eventText === undefined ? undefined : eventInLink(text, eventText.length));
   notePlainHash(hash);
   return hash;
 }
