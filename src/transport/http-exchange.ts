@@ -199,13 +199,19 @@ function classify(
   if (error instanceof TransportError) return error;
   if (signal.aborted && signal.reason instanceof TransportError) return signal.reason;
   const code = causeCode(error);
-  const why =
-    (code && NETWORK_CODES[code]) ?? (error instanceof Error ? error.message : String(error));
+  const why = (code && NETWORK_CODES[code]) ?? reason(error);
   const message =
     phase === 'connect'
       ? `cannot reach ${url}: ${why}${code ? ` (${code})` : ''}`
       : `connection to ${url} lost while reading the reply: ${why}`;
   return new TransportError('NETWORK', message, { url, cause: error });
+}
+
+/** What went wrong: fetch's own message says only `fetch failed`, its cause says what failed. */
+function reason(error: unknown): string {
+  if (!(error instanceof Error)) return String(error);
+  const { cause } = error as { cause?: unknown };
+  return error.message === 'fetch failed' && cause instanceof Error ? cause.message : error.message;
 }
 
 function causeCode(error: unknown): string | undefined {

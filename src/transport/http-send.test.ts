@@ -149,6 +149,7 @@ describe('the direct path on a raw server', () => {
       setTimeout(() => res.socket?.destroy(), 20);
     });
     routes.set('/silent', () => undefined);
+    routes.set('/host', (req, res) => res.end(req.headers.host));
     routes.set('/trickle', (_req, res) => {
       res.writeHead(200, { 'content-type': 'text/event-stream' });
       res.write('data: one\n\n');
@@ -178,6 +179,21 @@ describe('the direct path on a raw server', () => {
     const reply = await send(request('/moved'), new AbortController().signal);
     expect(reply.head.status).toBe(200);
     expect(await reply.text()).toBe('got ping');
+  });
+
+  it("sends fetch's Host, not a caller's, and refuses the headers fetch refuses", async () => {
+    for (const direct of [true, false]) {
+      const host = request('/host', { direct, headers: { Host: 'elsewhere.example' } });
+      const reply = await send(host, new AbortController().signal);
+      expect(await reply.text()).toBe(new URL(base).host);
+      const refused = await openExchange(
+        request('/host', { direct, headers: { 'keep-alive': 'timeout=5' } }),
+      ).catch((error: unknown) => error);
+      expect((refused as TransportError).code).toBe('NETWORK');
+      expect((refused as Error).message).toContain(
+        `cannot reach ${base}/host: invalid keep-alive header (UND_ERR_INVALID_ARG)`,
+      );
+    }
   });
 
   it('reads reply headers as fetch does: any case, repeated values joined', async () => {

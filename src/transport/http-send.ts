@@ -6,7 +6,9 @@
  * HTTP/1.1 on the wire; without fetch's WHATWG Request, Response and web streams around it, which
  * cost about three quarters of a small call's client CPU (docs/benchmarks.md, "The client's
  * calls without fetch's layers"). A reply that redirects is sent again through fetch, which
- * follows it as before. Runtime-neutral: with no global dispatcher (browsers, Deno, Bun, and Node
+ * follows it as before; a request with a Host header of the caller's goes through fetch, which
+ * sends its own. Headers the dispatcher refuses (`keep-alive`, `expect` …) fetch refuses too,
+ * with the same errors. Runtime-neutral: with no global dispatcher (browsers, Deno, Bun, and Node
  * until something first loaded its fetch) or with a `fetch` of the caller's, fetch is used.
  */
 import type { HttpRequest } from './http-exchange.js';
@@ -122,8 +124,9 @@ async function sendDirect(
   signal: AbortSignal,
 ): Promise<SentReply> {
   const to = target(request.url);
-  if (to === undefined) return sendFetch(request, signal);
   const { headers } = request;
+  // fetch sends its own Host whatever the caller says; the dispatcher would send the caller's.
+  if (to === undefined || hasHost(headers)) return sendFetch(request, signal);
   const reply = await dispatcher.request({
     ...to,
     method: request.method,
@@ -148,6 +151,12 @@ async function sendDirect(
     },
     discard: () => void body.dump().catch(ignore),
   };
+}
+
+function hasHost(headers: HttpRequest['headers']): boolean {
+  if (headers instanceof Headers) return headers.has('host');
+  for (const name in headers) if (name.length === 4 && name.toLowerCase() === 'host') return true;
+  return false;
 }
 
 function record(headers: Headers): Record<string, string> {
