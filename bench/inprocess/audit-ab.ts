@@ -3,6 +3,9 @@
  * off and on, interleaved rounds, medians, through `A2AServer.sendMessage` and through the HTTP
  * handler (JSON-RPC SendMessage, no sockets). Run: `node bench/build.mjs &&
  * node dist/bench-run/bench/inprocess/audit-ab.js [--rounds=9] [--store=sqlite|memory|linked]`.
+ * With `--alloc` (and `node --max-semi-space-size=512 --min-semi-space-size=512 --expose-gc`, so
+ * no scavenge runs while measuring), the bytes allocated per core sendMessage instead: the heap's
+ * growth over 2,000 sends, median of 5.
  */
 import { createA2AHandler } from '../../src/http/index.js';
 import type { HttpRequest, HttpResponse } from '../../src/http/types.js';
@@ -55,6 +58,28 @@ async function http(h: (r: HttpRequest) => Promise<HttpResponse>, total: number)
   return (u.user + u.system) / total;
 }
 const med = (a: number[]) => [...a].sort((x, y) => x - y)[Math.floor(a.length / 2)]!;
+if (process.argv.includes('--alloc')) {
+  const gc = (globalThis as { gc?: () => void }).gc;
+  if (gc === undefined) throw new Error('--alloc needs node --expose-gc (see the header)');
+  let next = 0;
+  const bytes = async (s: A2AServer) => {
+    const per: number[] = [];
+    for (let round = 0; round < 5; round++) {
+      gc();
+      const before = process.memoryUsage().heapUsed;
+      for (let i = 0; i < 2000; i++) await s.sendMessage(echoParams(1_000_000 + next++), {});
+      per.push((process.memoryUsage().heapUsed - before) / 2000);
+    }
+    return med(per);
+  };
+  await core(off, 2000);
+  await core(on, 2000);
+  const [a, b] = [await bytes(off), await bytes(on)];
+  console.log(
+    `bytes per core sendMessage (${storeName}): off ${a.toFixed(0)}, on ${b.toFixed(0)}, +${(b - a).toFixed(0)}`,
+  );
+  process.exit(0);
+}
 const r = {
   coreOff: [] as number[],
   coreOn: [] as number[],

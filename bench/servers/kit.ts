@@ -22,6 +22,8 @@ const port = Number(new URL(served.url).port);
 serveRpc(
   {
     stats: (arg: { gc: boolean }) => processStats(arg.gc),
+    // User and system CPU µs apart (bench/inprocess/audit-sockets.ts).
+    usage: () => process.cpuUsage(),
     release: () => releaseHolds(),
     seed: (arg: { count: number }) => seedTasks(served.server, arg.count),
   },
