@@ -54,6 +54,7 @@ export {
   type WireReply,
   type WireRequest,
 } from '../transport/http-transport.js';
+export type { ReplyHead, ReplyHeaders } from '../transport/http-send.js';
 export { CardSignatureError } from '../security/signature-error.js';
 export type { VerifyAgentCardOptions } from '../security/card-signing.js';
 export { JsonRpcTransport } from '../bindings/jsonrpc/client.js';
