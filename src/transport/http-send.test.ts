@@ -223,11 +223,11 @@ describe('the direct path on a raw server', () => {
       const stream = await openExchange(request('/trickle', { direct }));
       const chunks: string[] = [];
       const idle = await (async () => {
-        for await (const chunk of stream.chunks(150)) chunks.push(Buffer.from(chunk).toString());
+        for await (const chunk of stream.chunks(500)) chunks.push(Buffer.from(chunk).toString());
       })().catch((error: unknown) => error);
       expect(chunks.join('')).toBe('data: one\n\n');
       expect((idle as TransportError).code).toBe('TIMEOUT');
-      expect((idle as Error).message).toContain('silent for 150 ms');
+      expect((idle as Error).message).toContain('silent for 500 ms');
     }
   });
 });
