@@ -8,6 +8,7 @@
 import { ClientFactory } from '@a2a-js/sdk/client';
 import { Role } from '@a2a-js/sdk';
 import { A2AClient } from '../../src/client/index.js';
+import { globalDispatcher } from '../../src/transport/http-send.js';
 import { userMessage } from '../../src/core/parts.js';
 import { A2A_HEADERS, jsonrpcBody } from './requests.js';
 import { nextMessageId } from './sse-load.js';
@@ -33,17 +34,6 @@ export interface ClientLoadResult {
 
 type Send = () => Promise<void>;
 
-/** undici's Dispatcher `request`, as far as the raw sender uses it. */
-interface RawDispatcher {
-  request(options: {
-    origin: string;
-    path: string;
-    method: string;
-    headers: Readonly<Record<string, string>>;
-    body: string;
-  }): Promise<{ body: { text(): Promise<string> } }>;
-}
-
 const senders = new Map<string, Send>();
 
 async function sender(url: string, kind: ClientKind): Promise<Send> {
@@ -63,9 +53,8 @@ async function sender(url: string, kind: ClientKind): Promise<Send> {
     };
   } else if (kind === 'dispatcher') {
     new Headers(); // Node creates the global dispatcher as it loads its fetch
-    const dispatcher = (globalThis as Record<symbol, unknown>)[
-      Symbol.for('undici.globalDispatcher.1')
-    ] as RawDispatcher;
+    const dispatcher = globalDispatcher();
+    if (dispatcher === undefined) throw new Error('this runtime has no undici dispatcher');
     const origin = new URL(url).origin;
     send = async () => {
       const res = await dispatcher.request({

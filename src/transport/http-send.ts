@@ -67,14 +67,14 @@ async function sendFetch(request: HttpRequest, signal: AbortSignal): Promise<Sen
 }
 
 /** What this module uses of undici's Dispatcher (its documented `request` API). */
-interface Dispatcher {
+export interface Dispatcher {
   request(options: {
     origin: string;
     path: string;
     method: string;
     headers: Readonly<Record<string, string>>;
     body?: string | undefined;
-    signal: AbortSignal;
+    signal?: AbortSignal | undefined;
   }): Promise<{
     statusCode: number;
     headers: Record<string, string | string[] | undefined>;
@@ -82,7 +82,7 @@ interface Dispatcher {
   }>;
 }
 
-interface DispatcherBody extends AsyncIterable<Uint8Array> {
+export interface DispatcherBody extends AsyncIterable<Uint8Array> {
   text(): Promise<string>;
   /** Reads what is left (a little) to keep the connection, or closes it. */
   dump(): Promise<void>;
@@ -101,7 +101,8 @@ function drop(body: DispatcherBody): void {
 /** Where every copy of undici, Node's built-in one included, keeps the global dispatcher. */
 const GLOBAL_DISPATCHER = Symbol.for('undici.globalDispatcher.1');
 
-function globalDispatcher(): Dispatcher | undefined {
+/** The dispatcher fetch sends through, once there is one and it offers `request`. */
+export function globalDispatcher(): Dispatcher | undefined {
   const found = (globalThis as Record<symbol, unknown>)[GLOBAL_DISPATCHER];
   return typeof (found as Partial<Dispatcher> | undefined)?.request === 'function'
     ? (found as Dispatcher)
