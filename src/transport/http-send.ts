@@ -7,11 +7,13 @@
  * cost about three quarters of a small call's client CPU (docs/benchmarks.md, "The client's
  * calls without fetch's layers"). A reply that redirects is sent again through fetch, which
  * follows it as before; a request with a Host header of the caller's goes through fetch, which
- * sends its own. Headers the dispatcher refuses (`keep-alive`, `expect` …) fetch refuses too,
- * with the same errors. Runtime-neutral: with no global dispatcher (browsers, Deno, Bun, and Node
+ * sends its own. What fetch adds to a request that has none (User-Agent, Accept-Encoding) is
+ * added, and a compressed reply decoded as fetch decodes it (reply-decoding.ts). Headers the
+ * dispatcher refuses (`keep-alive`, `expect` …) fetch refuses too, with the same errors. Runtime-neutral: with no global dispatcher (browsers, Deno, Bun, and Node
  * until something first loaded its fetch) or with a `fetch` of the caller's, fetch is used.
  */
 import type { HttpRequest } from './http-exchange.js';
+import { acceptEncoding, canDecode, decoded, decodedText } from './reply-decoding.js';
 
 /** The headers of a reply, as a binding reads them. */
 export interface ReplyHeaders {
@@ -44,7 +46,7 @@ export interface SentReply {
 
 /** Sends `request` with `signal` (the call's deadline and the caller's abort). */
 export function send(request: HttpRequest, signal: AbortSignal): Promise<SentReply> {
-  if (request.direct === true && request.fetch === undefined) {
+  if (request.direct === true && request.fetch === undefined && canDecode) {
     const dispatcher = globalDispatcher();
     if (dispatcher !== undefined) return sendDirect(dispatcher, request, signal);
   }
@@ -125,13 +127,13 @@ async function sendDirect(
   signal: AbortSignal,
 ): Promise<SentReply> {
   const to = target(request.url);
-  const { headers } = request;
+  const headers = to && wireHeaders(request.headers, to.origin);
   // fetch sends its own Host whatever the caller says; the dispatcher would send the caller's.
-  if (to === undefined || hasHost(headers)) return sendFetch(request, signal);
+  if (to === undefined || headers === undefined) return sendFetch(request, signal);
   const reply = await dispatcher.request({
     ...to,
     method: request.method,
-    headers: headers instanceof Headers ? record(headers) : headers,
+    headers,
     body: request.body,
     signal,
   });
@@ -140,24 +142,69 @@ async function sendDirect(
     drop(body);
     return sendFetch(request, signal);
   }
+  const head = {
+    status,
+    ok: status >= 200 && status < 300,
+    headers: new RawHeaders(reply.headers),
+  };
+  // A reply without a body (204, 304) has nothing to decode, as for fetch.
+  const decoding =
+    status === 204 || status === 304 ? undefined : decoded(body, reply.headers['content-encoding']);
+  if (decoding !== undefined) {
+    return {
+      head,
+      text: () => decodedText(decoding),
+      reader: () => chunkReader(decoding, () => decoding.destroy()),
+      discard: () => decoding.destroy(),
+    };
+  }
   return {
-    head: { status, ok: status >= 200 && status < 300, headers: new RawHeaders(reply.headers) },
+    head,
     text: () => body.text(),
-    reader: () => {
-      const chunks = body[Symbol.asyncIterator]();
-      return {
-        read: () => chunks.next() as ReturnType<BodyReader['read']>,
-        cancel: async () => drop(body),
-      };
-    },
+    reader: () => chunkReader(body, () => drop(body)),
     discard: () => void body.dump().catch(ignore),
   };
 }
 
-function hasHost(headers: HttpRequest['headers']): boolean {
-  if (headers instanceof Headers) return headers.has('host');
-  for (const name in headers) if (name.length === 4 && name.toLowerCase() === 'host') return true;
-  return false;
+function chunkReader(body: AsyncIterable<Uint8Array>, end: () => void): BodyReader {
+  const chunks = body[Symbol.asyncIterator]();
+  return {
+    read: () => chunks.next() as ReturnType<BodyReader['read']>,
+    cancel: async () => end(),
+  };
+}
+
+/** What fetch sends of its own when a request has none (`User-Agent: node`, Node's fetch's). */
+const USER_AGENT = 'node';
+
+/** The headers with fetch's defaults added, per caller record (the transport's are frozen, reused). */
+const withDefaults = new WeakMap<object, { origin: string; headers: Record<string, string> }>();
+
+/**
+ * The request's headers for the dispatcher: the caller's, plus what fetch would add where the
+ * caller set none (User-Agent, and an Accept-Encoding the reply is then decoded by); undefined
+ * when the caller set Host (fetch then sends its own instead).
+ */
+function wireHeaders(
+  given: HttpRequest['headers'],
+  origin: string,
+): Readonly<Record<string, string>> | undefined {
+  const caller = given instanceof Headers ? record(given) : given;
+  const known = withDefaults.get(caller);
+  if (known?.origin === origin) return known.headers;
+  let agent = false;
+  let encoding = false;
+  for (const name in caller) {
+    const lower = name.toLowerCase();
+    if (lower === 'host') return undefined;
+    if (lower === 'user-agent') agent = true;
+    else if (lower === 'accept-encoding') encoding = true;
+  }
+  const headers: Record<string, string> = { ...caller };
+  if (!agent) headers['user-agent'] = USER_AGENT;
+  if (!encoding) headers['accept-encoding'] = acceptEncoding(origin);
+  if (Object.isFrozen(caller)) withDefaults.set(caller, { origin, headers });
+  return headers;
 }
 
 function record(headers: Headers): Record<string, string> {
