@@ -93,6 +93,11 @@ export interface A2AClientOptions extends RetryEnvironment {
   idleTimeoutMs?: number | undefined;
   /** Largest SSE event accepted, in bytes (default 4 MiB). */
   maxEventBytes?: number | undefined;
+  /**
+   * Largest unary reply body accepted, in bytes, after decoding (default 64 MiB): a larger one
+   * is refused with a TransportError (BAD_RESPONSE) before it is all read.
+   */
+  maxReplyBytes?: number | undefined;
   /** Retries of safe calls (reads, SendMessage); `{ maxAttempts: 1 }` disables them. */
   retries?: RetryOptions | undefined;
   /** Automatic stream resumption; `false` disables it. */
@@ -162,7 +167,7 @@ export class A2AClient {
     private readonly options: A2AClientOptions = {},
   ) {
     this.currentCard = card;
-    const { headers, fetch, timeoutMs, idleTimeoutMs, maxEventBytes } = options;
+    const { headers, fetch, timeoutMs, idleTimeoutMs, maxEventBytes, maxReplyBytes } = options;
     this.pool = new InterfacePool(card, {
       transports: options.transports ?? DEFAULT_TRANSPORTS,
       bindings: options.bindings ?? (options.transports ? undefined : DEFAULT_BINDINGS),
@@ -170,7 +175,7 @@ export class A2AClient {
       versions: options.protocolVersions ?? DEFAULT_PROTOCOL_VERSIONS,
       versionTransports: options.compatTransports ?? COMPAT_TRANSPORTS,
       tenant: options.tenant,
-      transport: { headers, fetch, timeoutMs, idleTimeoutMs, maxEventBytes },
+      transport: { headers, fetch, timeoutMs, idleTimeoutMs, maxEventBytes, maxReplyBytes },
     });
     this.interceptors = options.interceptors ?? [];
   }

@@ -14,6 +14,7 @@ import {
 } from './deadline-signal.js';
 import { TransportError } from './errors.js';
 import { send, type ReplyHead, type ReplyHeaders, type SentReply } from './http-send.js';
+import { DEFAULT_MAX_REPLY_BYTES } from './reply-limit.js';
 import { isTrustedResult } from './trusted-results.js';
 
 /** What to send. */
@@ -36,6 +37,8 @@ export interface HttpRequest {
    * (http-send.ts): the A2A calls of the HTTP bindings. Ignored when `fetch` is given.
    */
   direct?: boolean | undefined;
+  /** Largest body `text()` reads, in bytes (default DEFAULT_MAX_REPLY_BYTES, reply-limit.ts). */
+  maxReplyBytes?: number | undefined;
 }
 
 /** An open response; call exactly one of `text`, `chunks` or `close`. */
@@ -84,7 +87,7 @@ export async function openExchange(request: HttpRequest): Promise<HttpExchange> 
     url,
     async text() {
       try {
-        return await reply.text();
+        return await reply.text(request.maxReplyBytes ?? DEFAULT_MAX_REPLY_BYTES);
       } catch (error) {
         throw classify(error, controller.signal, url, 'read');
       } finally {
@@ -155,7 +158,7 @@ async function unaryExchange(request: HttpRequest): Promise<HttpExchange> {
     url,
     async text() {
       try {
-        return await reply.text();
+        return await reply.text(request.maxReplyBytes ?? DEFAULT_MAX_REPLY_BYTES);
       } catch (error) {
         throw classify(timeout(error), signal, url, 'read');
       } finally {

@@ -13,7 +13,8 @@
  * until something first loaded its fetch) or with a `fetch` of the caller's, fetch is used.
  */
 import type { HttpRequest } from './http-exchange.js';
-import { acceptEncoding, canDecode, decoded, decodedText } from './reply-decoding.js';
+import { acceptEncoding, canDecode, decoded } from './reply-decoding.js';
+import { boundedText, declaredLength, tooLarge } from './reply-limit.js';
 
 /** The headers of a reply, as a binding reads them. */
 export interface ReplyHeaders {
@@ -38,7 +39,8 @@ export interface BodyReader {
 /** A reply whose head has arrived; its body is read once, by `text`, `reader` or `discard`. */
 export interface SentReply {
   readonly head: ReplyHead;
-  text(): Promise<string>;
+  /** The whole body as text; a TransportError (BAD_RESPONSE) past `maxBytes` (reply-limit.ts). */
+  text(maxBytes: number): Promise<string>;
   /** Undefined for a reply without a body. */
   reader(): BodyReader | undefined;
   discard(): void;
@@ -60,9 +62,21 @@ async function sendFetch(request: HttpRequest, signal: AbortSignal): Promise<Sen
     ...(request.body !== undefined ? { body: request.body } : {}),
     signal,
   });
+  const { headers } = response;
   return {
     head: response,
-    text: () => response.text(),
+    text: (maxBytes) => {
+      const length = declaredLength(headers.get('content-length'), headers.get('content-encoding'));
+      const { body } = response;
+      if (length === undefined && body !== null) {
+        return boundedText(readerChunks(body.getReader()), maxBytes, request.url, ignore);
+      }
+      if (length !== undefined && length > maxBytes) {
+        void body?.cancel().catch(ignore);
+        return Promise.reject(tooLarge(request.url, maxBytes));
+      }
+      return response.text();
+    },
     reader: () => response.body?.getReader() as BodyReader | undefined,
     discard: () => void response.body?.cancel().catch(() => undefined),
   };
@@ -153,17 +167,43 @@ async function sendDirect(
   if (decoding !== undefined) {
     return {
       head,
-      text: () => decodedText(decoding),
+      text: (maxBytes) => boundedText(decoding, maxBytes, request.url, () => decoding.destroy()),
       reader: () => chunkReader(decoding, () => decoding.destroy()),
       discard: () => decoding.destroy(),
     };
   }
   return {
     head,
-    text: () => body.text(),
+    text: (maxBytes) => {
+      const length = declaredLength(
+        head.headers.get('content-length'),
+        head.headers.get('content-encoding'),
+      );
+      if (length === undefined) return boundedText(body, maxBytes, request.url, () => drop(body));
+      if (length <= maxBytes) return body.text();
+      drop(body);
+      return Promise.reject(tooLarge(request.url, maxBytes));
+    },
     reader: () => chunkReader(body, () => drop(body)),
     discard: () => void body.dump().catch(ignore),
   };
+}
+
+/** A web stream reader's chunks; the stream is cancelled when the reading stops early. */
+async function* readerChunks(reader: ReadableStreamDefaultReader<Uint8Array>) {
+  let done = false;
+  try {
+    for (;;) {
+      const next = await reader.read();
+      if (next.done) {
+        done = true;
+        return;
+      }
+      yield next.value;
+    }
+  } finally {
+    if (!done) void reader.cancel().catch(ignore);
+  }
 }
 
 function chunkReader(body: AsyncIterable<Uint8Array>, end: () => void): BodyReader {

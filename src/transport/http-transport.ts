@@ -135,6 +135,7 @@ export abstract class HttpTransport<C = undefined> extends BaseTransport {
       fetch: this.options.fetch,
       unary,
       direct: true,
+      maxReplyBytes: this.options.maxReplyBytes,
     });
   }
 

@@ -81,11 +81,3 @@ export function decoded(
   // The last stream carries the first error of any stage; the callback only keeps it handled.
   return streams.pipeline(body, ...chain, () => undefined);
 }
-
-/** The UTF-8 text of a decoded body (fetch's `text()`: a BOM dropped, bad bytes replaced). */
-export async function decodedText(stream: AsyncIterable<Uint8Array>): Promise<string> {
-  const decoder = new TextDecoder();
-  let text = '';
-  for await (const chunk of stream) text += decoder.decode(chunk, { stream: true });
-  return text + decoder.decode();
-}

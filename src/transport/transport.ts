@@ -67,6 +67,8 @@ export interface TransportOptions {
   idleTimeoutMs?: number | undefined;
   /** Largest SSE event accepted, in bytes (default 4 MiB). */
   maxEventBytes?: number | undefined;
+  /** Largest unary reply body accepted, in bytes, after decoding (default 64 MiB). */
+  maxReplyBytes?: number | undefined;
 }
 
 /** Default unary call timeout. */
