@@ -23,6 +23,8 @@ export interface HttpLoadSpec {
   durationSec: number;
   /** Force a generator (the ceiling comparison); the load generator's default otherwise. */
   generator?: HttpGenerator | undefined;
+  /** Count the SSE events of the answers (wrk only: `events` of the result). */
+  countEvents?: boolean | undefined;
 }
 
 /** What one run measured. */
@@ -42,6 +44,8 @@ export interface HttpLoadResult {
   /** The failures by kind. */
   errors: { connect: number; read: number; write: number; non2xx: number; timeout: number };
   generator: HttpGenerator;
+  /** SSE events in the answers, when counted (`countEvents`, wrk). */
+  events?: number | undefined;
 }
 
 /** The wrk binary the orchestrator found (`--wrk=PATH` of the load generator process). */

@@ -30,6 +30,8 @@ interface WrkSummary {
   timeout: number;
   p50: number;
   p99: number;
+  /** SSE `data:` lines in the answers (0 unless `countEvents`). */
+  events: number;
 }
 
 /** A Lua string literal of `value` (3-digit decimal escapes, so any byte is safe). */
@@ -45,11 +47,22 @@ function lua(value: string): string {
 }
 
 /**
- * The Lua script of one run. No `response()` hook: defining one makes wrk parse every answer
- * in Lua, and non-2xx answers are counted by wrk anyway (`errors.status`).
+ * The Lua script of one run. No `response()` hook unless SSE events are counted
+ * (`spec.countEvents`): defining one makes wrk hand every answer to Lua, and non-2xx answers
+ * are counted by wrk anyway (`errors.status`). Counted, each `data:` line of an answer is one
+ * event (the bench's streams send one `data:` line per event).
  */
 export function wrkScript(spec: HttpLoadSpec, runPrefix: string): string {
-  const lines = [`wrk.method = ${lua(spec.method)}`];
+  const lines = [`wrk.method = ${lua(spec.method)}`, 'local all = {}'];
+  if (spec.countEvents === true) {
+    lines.push(
+      'events = 0',
+      'function response(status, headers, body)',
+      '  local _, n = string.gsub("\\n" .. body, "\\ndata:", "")',
+      '  events = events + n',
+      'end',
+    );
+  }
   for (const [name, value] of Object.entries(spec.headers)) {
     lines.push(`wrk.headers[${lua(name)}] = ${lua(value)}`);
   }
@@ -62,23 +75,27 @@ export function wrkScript(spec: HttpLoadSpec, runPrefix: string): string {
       `local prefix = ${lua(`${runPrefix}-`)}`,
       'local threads = 0',
       // setup() runs in the main Lua state, once per thread: each thread gets its own number.
-      'function setup(thread) threads = threads + 1; thread:set("tid", threads) end',
+      'function setup(thread) threads = threads + 1; thread:set("tid", threads); all[threads] = thread end',
       'local counter = 0',
       'function request()',
       '  counter = counter + 1',
       '  return wrk.format(nil, nil, nil, head .. prefix .. tid .. "-" .. counter .. tail)',
       'end',
     );
-  } else if (template !== undefined) {
-    lines.push(`wrk.body = ${lua(template)}`);
+  } else {
+    if (template !== undefined) lines.push(`wrk.body = ${lua(template)}`);
+    lines.push('function setup(thread) all[#all + 1] = thread end');
   }
   lines.push(
     'function done(summary, latency, requests)',
     '  local e = summary.errors',
+    // Each thread's `events` (a global of its own Lua state), summed; 0 when not counted.
+    '  local events = 0',
+    '  for _, thread in ipairs(all) do events = events + (thread:get("events") or 0) end',
     `  io.write(string.format("\\n${MARK}{\\"requests\\":%d,\\"durationUs\\":%d,\\"connect\\":%d,` +
-      `\\"read\\":%d,\\"write\\":%d,\\"status\\":%d,\\"timeout\\":%d,\\"p50\\":%d,\\"p99\\":%d}\\n",`,
+      `\\"read\\":%d,\\"write\\":%d,\\"status\\":%d,\\"timeout\\":%d,\\"p50\\":%d,\\"p99\\":%d,\\"events\\":%d}\\n",`,
     '    summary.requests, summary.duration, e.connect, e.read, e.write, e.status, e.timeout,',
-    '    latency:percentile(50), latency:percentile(99)))',
+    '    latency:percentile(50), latency:percentile(99), events))',
     // The whole histogram, so the bench can undo wrk's coordinated-omission correction
     // (wrk-latency.ts); `latency(i)` is the i-th non-empty bucket and its count.
     `  local parts = {}`,
@@ -128,6 +145,7 @@ export function parseWrkOutput(stdout: string, connections: number): HttpLoadRes
       timeout: s.timeout,
     },
     generator: 'wrk',
+    events: s.events,
   };
 }
 

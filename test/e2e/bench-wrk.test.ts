@@ -1,7 +1,8 @@
 /**
  * The bench's wrk load generator (bench/load/wrk.ts) against a real node:http server on
  * loopback: every request carries a unique message id (the `[<id>]` substitution of the Lua
- * script), the body arrives byte for byte, and non-2xx answers are counted as failures.
+ * script), the body arrives byte for byte, non-2xx answers are counted as failures, and the SSE
+ * events of chunked answers are counted when asked (the stream scenario's streams/s).
  * Skipped when wrk is not installed (the bench then falls back to autocannon).
  */
 import { spawnSync } from 'node:child_process';
@@ -75,6 +76,15 @@ describe.skipIf(wrk === '')('bench wrk generator', () => {
         setTimeout(() => res.writeHead(200, { 'content-length': '2' }).end('{}'), 400);
         return;
       }
+      if (req.url === '/events') {
+        // Three events in two chunks, then a fourth after a pause: counted whole per answer.
+        req.resume();
+        res.writeHead(200, { 'content-type': 'text/event-stream' });
+        res.write('id: 1\ndata: {"a":1}\n\nid: 2\ndata: {"b":"data: not an event"}\n\n');
+        res.write(': a comment\n\ndata: {"c":3}\n\n');
+        setTimeout(() => res.end('data: {"d":4}\n\n'), 2);
+        return;
+      }
       let body = '';
       req.setEncoding('utf8').on('data', (chunk: string) => (body += chunk));
       req.on('end', () => {
@@ -125,6 +135,15 @@ describe.skipIf(wrk === '')('bench wrk generator', () => {
     expect(result.requests).toBeGreaterThan(200);
     expect(result.p99).toBeLessThan(200);
     expect(result.p99Corrected).toBeGreaterThanOrEqual(200);
+  });
+
+  it('counts the SSE events of chunked answers when asked, and none otherwise', async () => {
+    const spec = { url: `${url}/events`, method: 'GET' as const, headers: {}, connections: 2 };
+    const counted = await wrkLoad(wrk, { ...spec, durationSec: 0.5, countEvents: true });
+    expect(counted.requests).toBeGreaterThan(10);
+    expect(counted.events).toBe(counted.requests * 4);
+    const plain = await wrkLoad(wrk, { ...spec, durationSec: 0.3 });
+    expect(plain.events).toBe(0);
   });
 
   it('counts non-2xx answers as failures, by kind', async () => {
