@@ -3,10 +3,14 @@
  * a2a-kit bench servers on one store kind, audit off and on (bench/servers/kit.ts), pinned to core
  * 0; wrk (one thread, 50 connections, a fresh messageId per request) from this process, which the
  * command pins to core 1; many short slices alternating which server goes first; server CPU per
- * request (user and system time apart, from the servers' own `process.cpuUsage`), medians. Run:
+ * request (user and system time apart, from the servers' own `process.cpuUsage`), medians. With
+ * `--generations=G` the rounds are split over G pairs of fresh server processes: two processes
+ * running the same code can differ by several per cent for their whole life (their JIT's choices,
+ * their heap's layout), which one pair cannot tell from the A/B's effect; the ratio of each
+ * generation is then printed and their median reported. Run:
  * `node bench/build.mjs && taskset -c 1 node dist/bench-run/bench/inprocess/audit-sockets.js
- * [--store=sqlite|memory] [--rounds=20] [--seconds=3] [--same]` (`--same`: audit off on both, the
- * A/B's own bias).
+ * [--store=sqlite|memory] [--rounds=20] [--seconds=3] [--generations=1] [--same]` (`--same`:
+ * audit off on both, the A/B's own bias).
  */
 import { fileURLToPath } from 'node:url';
 import { A2A_HEADERS, jsonrpcBody } from '../load/requests.js';
@@ -28,7 +32,7 @@ const start = (audit: boolean) =>
     cpu: '0',
     args: [`--store=${store}`, `--audit=${audit ? 'on' : 'off'}`],
   });
-const servers = { off: await start(false), on: await start(!same) };
+const generations = Math.max(1, Number(arg('generations', '1')));
 
 interface Usage {
   user: number;
@@ -54,17 +58,29 @@ async function slice(server: Child): Promise<Usage> {
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[values.length >> 1] ?? 0;
 const samples = { off: [] as Usage[], on: [] as Usage[] };
-try {
-  await slice(servers.off);
-  await slice(servers.on);
-  for (let round = 0; round < rounds; round++) {
-    const order = round % 2 === 0 ? (['off', 'on'] as const) : (['on', 'off'] as const);
-    for (const kind of order) samples[kind].push(await slice(servers[kind]));
-    process.stderr.write(`round ${round + 1}/${rounds}${round + 1 === rounds ? '\n' : '\r'}`);
+/** The on ÷ off ratio of each generation's medians. */
+const ratios: number[] = [];
+const perGeneration = Math.max(1, Math.round(rounds / generations));
+for (let g = 0; g < generations; g++) {
+  const servers = { off: await start(false), on: await start(!same) };
+  const from = samples.off.length;
+  try {
+    await slice(servers.off);
+    await slice(servers.on);
+    for (let round = 0; round < perGeneration; round++) {
+      const order = (round + g) % 2 === 0 ? (['off', 'on'] as const) : (['on', 'off'] as const);
+      for (const kind of order) samples[kind].push(await slice(servers[kind]));
+      process.stderr.write(
+        `generation ${g + 1}/${generations} round ${round + 1}/${perGeneration}\r`,
+      );
+    }
+  } finally {
+    await Promise.all([servers.off.stop(), servers.on.stop()]);
   }
-} finally {
-  await Promise.all([servers.off.stop(), servers.on.stop()]);
+  const totals = (kind: 'off' | 'on') => samples[kind].slice(from).map((u) => total(u));
+  ratios.push(median(totals('on')) / median(totals('off')));
 }
+process.stderr.write('\n');
 const row = (kind: 'off' | 'on') => {
   const s = samples[kind];
   const user = median(s.map((u) => u.user));
@@ -75,7 +91,9 @@ const row = (kind: 'off' | 'on') => {
 const off = row('off');
 const on = row('on');
 const paired = median(samples.on.map((u, i) => (u.user + u.system) / total(samples.off[i])));
-console.log(`${store}, ${rounds} × ${seconds} s slices, server CPU µs per request (medians):`);
+console.log(
+  `${store}, ${samples.off.length} × ${seconds} s slices, server CPU µs per request (medians):`,
+);
 for (const [name, r] of [
   ['audit off', off],
   [same ? 'audit off (2nd)' : 'audit on', on],
@@ -87,6 +105,15 @@ for (const [name, r] of [
 console.log(
   `  on ÷ off: ${(on.total / off.total).toFixed(3)}× (median of paired slices ${paired.toFixed(3)}×)`,
 );
+if (generations > 1) {
+  const sorted = [...ratios].sort((a, b) => a - b);
+  console.log(
+    `  ${generations} generations of fresh servers, on ÷ off each: ${ratios.map((r) => r.toFixed(3)).join(' ')}`,
+  );
+  console.log(
+    `  median of the generations ${median(ratios).toFixed(3)}× (from ${sorted[0]?.toFixed(3)} to ${sorted[sorted.length - 1]?.toFixed(3)})`,
+  );
+}
 
 function total(u: Usage | undefined): number {
   return u === undefined ? Number.NaN : u.user + u.system;
