@@ -15,6 +15,7 @@
 import type { HttpRequest } from './http-exchange.js';
 import { acceptEncoding, canDecode, decoded } from './reply-decoding.js';
 import { boundedText, declaredLength, tooLarge } from './reply-limit.js';
+import { chunksOf } from './stream-chunks.js';
 
 /** The headers of a reply, as a binding reads them. */
 export interface ReplyHeaders {
@@ -69,7 +70,7 @@ async function sendFetch(request: HttpRequest, signal: AbortSignal): Promise<Sen
       const length = declaredLength(headers.get('content-length'), headers.get('content-encoding'));
       const { body } = response;
       if (length === undefined && body !== null) {
-        return boundedText(readerChunks(body.getReader()), maxBytes, request.url, ignore);
+        return boundedText(chunksOf(body), maxBytes, request.url, ignore);
       }
       if (length !== undefined && length > maxBytes) {
         void body?.cancel().catch(ignore);
@@ -187,23 +188,6 @@ async function sendDirect(
     reader: () => chunkReader(body, () => drop(body)),
     discard: () => void body.dump().catch(ignore),
   };
-}
-
-/** A web stream reader's chunks; the stream is cancelled when the reading stops early. */
-async function* readerChunks(reader: ReadableStreamDefaultReader<Uint8Array>) {
-  let done = false;
-  try {
-    for (;;) {
-      const next = await reader.read();
-      if (next.done) {
-        done = true;
-        return;
-      }
-      yield next.value;
-    }
-  } finally {
-    if (!done) void reader.cancel().catch(ignore);
-  }
 }
 
 function chunkReader(body: AsyncIterable<Uint8Array>, end: () => void): BodyReader {

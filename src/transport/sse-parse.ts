@@ -5,6 +5,7 @@
  * and decoded once complete, so the size limit counts real bytes and memory stays bounded.
  */
 import { TransportError } from './errors.js';
+import { chunksOf } from './stream-chunks.js';
 
 /** One dispatched event. */
 export interface SseEvent {
@@ -117,7 +118,7 @@ export async function* parseSse(
     return whole;
   };
 
-  for await (const chunk of chunks(source)) {
+  for await (const chunk of chunksOf(source)) {
     let start = 0;
     for (let i = 0; i < chunk.length; i++) {
       const byte = chunk[i];
@@ -143,31 +144,5 @@ export async function* parseSse(
       pendingBytes += rest.length;
       if (eventBytes + pendingBytes > maxBytes) throw tooBig();
     }
-  }
-}
-
-/** The chunks of a web stream or an async iterable; stopping early cancels the web stream. */
-async function* chunks(
-  source: ReadableStream<Uint8Array> | AsyncIterable<Uint8Array>,
-): AsyncGenerator<Uint8Array> {
-  if (!(source instanceof ReadableStream)) {
-    yield* source;
-    return;
-  }
-  const reader = source.getReader();
-  let done = false;
-  try {
-    for (;;) {
-      const next = await reader.read();
-      if (next.done) {
-        done = true;
-        return;
-      }
-      yield next.value;
-    }
-  } finally {
-    // a2a-js#580: a stream abandoned by the consumer must be cancelled, not left open.
-    if (!done) await reader.cancel().catch(() => undefined);
-    reader.releaseLock();
   }
 }
