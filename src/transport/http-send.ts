@@ -9,8 +9,9 @@
  * follows it as before; a request with a Host header of the caller's goes through fetch, which
  * sends its own. What fetch adds to a request that has none (User-Agent, Accept-Encoding) is
  * added, and a compressed reply decoded as fetch decodes it (reply-decoding.ts). Headers the
- * dispatcher refuses (`keep-alive`, `expect` …) fetch refuses too, with the same errors. Runtime-neutral: with no global dispatcher (browsers, Deno, Bun, and Node
- * until something first loaded its fetch) or with a `fetch` of the caller's, fetch is used.
+ * dispatcher refuses (`keep-alive`, `expect` …) fetch refuses too, with the same errors.
+ * Runtime-neutral: with no global dispatcher (browsers, Deno, Bun, and Node until something
+ * first loaded its fetch) or with a `fetch` of the caller's, fetch is used.
  */
 import type { HttpRequest } from './http-exchange.js';
 import { acceptEncoding, canDecode, decoded } from './reply-decoding.js';

@@ -2,8 +2,9 @@
  * The content codings of a reply that came straight from the dispatcher (http-send.ts), decoded
  * as fetch decodes them: `Content-Encoding` lists the codings in the order the server applied
  * them (RFC 9110 §8.4), so they are undone last to first; `gzip` (and its old name `x-gzip`),
- * `deflate` (the zlib format, RFC 9110 §8.4.1.2) and `br`, with the flush mode that hands on
- * what a stream has so far; a reply with any other coding is handed on as it came, as fetch
+ * `deflate` (the zlib format, RFC 9110 §8.4.1.2: a bare deflate stream under that name, which
+ * Node's fetch also takes, fails here as a corrupt body) and `br`, with the flush mode that hands
+ * on what a stream has so far; a reply with any other coding is handed on as it came, as fetch
  * hands it on. Uses `node:zlib` and `node:stream` where the runtime offers them without an import
  * (`process.getBuiltinModule`): the direct path exists only where undici's global dispatcher
  * does, and without them http-send.ts keeps to fetch.
