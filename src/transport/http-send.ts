@@ -15,7 +15,7 @@
  */
 import type { HttpRequest } from './http-exchange.js';
 import { acceptEncoding, canDecode, decoded } from './reply-decoding.js';
-import { boundedText, declaredLength, tooLarge } from './reply-limit.js';
+import { boundedText, limitedText } from './reply-limit.js';
 import { chunksOf } from './stream-chunks.js';
 
 /** The headers of a reply, as a binding reads them. */
@@ -64,20 +64,16 @@ async function sendFetch(request: HttpRequest, signal: AbortSignal): Promise<Sen
     ...(request.body !== undefined ? { body: request.body } : {}),
     signal,
   });
-  const { headers } = response;
   return {
     head: response,
     text: (maxBytes) => {
-      const length = declaredLength(headers.get('content-length'), headers.get('content-encoding'));
       const { body } = response;
-      if (length === undefined && body !== null) {
-        return boundedText(chunksOf(body), maxBytes, request.url, ignore);
-      }
-      if (length !== undefined && length > maxBytes) {
-        void body?.cancel().catch(ignore);
-        return Promise.reject(tooLarge(request.url, maxBytes));
-      }
-      return response.text();
+      if (body === null) return response.text();
+      return limitedText(response.headers, maxBytes, request.url, {
+        whole: () => response.text(),
+        chunks: () => chunksOf(body),
+        stop: () => void body.cancel().catch(ignore),
+      });
     },
     reader: () => response.body?.getReader() as BodyReader | undefined,
     discard: () => void response.body?.cancel().catch(() => undefined),
@@ -176,16 +172,12 @@ async function sendDirect(
   }
   return {
     head,
-    text: (maxBytes) => {
-      const length = declaredLength(
-        head.headers.get('content-length'),
-        head.headers.get('content-encoding'),
-      );
-      if (length === undefined) return boundedText(body, maxBytes, request.url, () => drop(body));
-      if (length <= maxBytes) return body.text();
-      drop(body);
-      return Promise.reject(tooLarge(request.url, maxBytes));
-    },
+    text: (maxBytes) =>
+      limitedText(head.headers, maxBytes, request.url, {
+        whole: () => body.text(),
+        chunks: () => body,
+        stop: () => drop(body),
+      }),
     reader: () => chunkReader(body, () => drop(body)),
     discard: () => void body.dump().catch(ignore),
   };

@@ -19,19 +19,33 @@ export function tooLarge(url: string, maxBytes: number): TransportError {
   );
 }
 
+/** How {@link limitedText} reads a body: all at once, or chunk by chunk; `stop` releases it. */
+export interface BodyRead {
+  whole(): Promise<string>;
+  chunks(): AsyncIterable<Uint8Array>;
+  stop(): void;
+}
+
 /**
- * The body length a reply declares, when it declares one in `Content-Length` and sends its body
- * as it is (no content coding, whose decoded length no header gives).
+ * The body as text within `maxBytes`: read whole when the reply declares a length within the
+ * bound, refused at once when it declares one past it, else read chunk by chunk and counted
+ * ({@link boundedText}). A declared length counts only for a body sent as it is: a content
+ * coding's decoded length no header gives.
  */
-export function declaredLength(
-  contentLength: string | null | undefined,
-  contentEncoding: string | null | undefined,
-): number | undefined {
-  if (contentLength == null || !/^\d+$/.test(contentLength)) return undefined;
-  if (contentEncoding != null && contentEncoding.trim().toLowerCase() !== 'identity') {
-    return undefined;
+export function limitedText(
+  headers: { get(name: string): string | null },
+  maxBytes: number,
+  url: string,
+  read: BodyRead,
+): Promise<string> {
+  const length = headers.get('content-length');
+  const coding = headers.get('content-encoding')?.trim().toLowerCase();
+  if (length === null || !/^\d+$/.test(length) || (coding !== undefined && coding !== 'identity')) {
+    return boundedText(read.chunks(), maxBytes, url, () => read.stop());
   }
-  return Number(contentLength);
+  if (Number(length) <= maxBytes) return read.whole();
+  read.stop();
+  return Promise.reject(tooLarge(url, maxBytes));
 }
 
 /**
