@@ -128,9 +128,11 @@ export interface NodeWriteOptions<R extends NodeResponseLike> {
    */
   readonly prepare?: ((res: R) => void) | undefined;
   /**
-   * Join the SSE frames produced in one burst (an agent yielding several events before it
-   * awaits I/O) into one chunk, written when this scheduler calls back (the listener:
-   * `process.nextTick`). Without it each frame is written as it comes.
+   * Make the socket writes when this scheduler calls back: a string reply, and the SSE frames
+   * produced in one burst (an agent yielding several events before it awaits I/O) joined into
+   * one chunk. The listener's holds them to the end of the event loop's turn, so that the
+   * replies of one turn leave together (src/node/write-coalescing.ts). Without it a reply is
+   * written at once and each frame as it comes.
    */
   readonly flushOn?: ((flush: () => void) => void) | undefined;
 }
@@ -152,10 +154,17 @@ export function writeNodeResponse<R extends NodeResponseLike>(
       ? headers
       : { ...headers, 'content-length': body === undefined ? '0' : String(byteLength(body)) };
     res.writeHead(status, withLength);
-    res.end(body);
+    const { flushOn } = options;
+    if (flushOn === undefined) res.end(body);
+    else flushOn(() => endOpen(res, body));
     return undefined;
   }
   return writeSse(res, status, headers, body, options.flushOn);
+}
+
+/** Ends `res` with `body` unless the client went away meanwhile. */
+function endOpen(res: NodeResponseLike, body?: string): void {
+  if (!res.destroyed) res.end(body);
 }
 
 async function writeSse(
@@ -273,6 +282,8 @@ class BurstWriter {
   private scheduled = false;
   /** Something was written (`headersSent` is already true after `writeHead`). */
   private opened = false;
+  /** The stream ended: the next write out is its last. */
+  private ending = false;
   private readonly flush = () => {
     this.scheduled = false;
     this.writeOut();
@@ -301,13 +312,14 @@ class BurstWriter {
     else this.schedule();
   }
 
-  /** Ends the reply, with the frames still waiting for the flush as its last chunk. */
+  /**
+   * Ends the reply, with the frames still waiting for the flush as its last chunk: at the flush
+   * (one scheduled already, or one scheduled now), or at once without `flushOn`.
+   */
   end(): void {
-    const chunk = this.burst;
-    this.burst = '';
-    this.opened = true; // a flush still scheduled finds nothing to do
-    if (chunk === '') this.res.end();
-    else this.res.end(chunk);
+    this.ending = true;
+    if (this.flushOn === undefined) this.writeOut();
+    else this.schedule();
   }
 
   private schedule(): void {
@@ -319,10 +331,12 @@ class BurstWriter {
   private writeOut(): void {
     const chunk = this.burst;
     this.burst = '';
-    if (this.res.destroyed) return;
-    if (chunk !== '') this.res.write(chunk);
-    else if (!this.opened) this.res.flushHeaders(); // no event yet: open the stream
+    const opened = this.opened;
     this.opened = true;
+    if (this.res.destroyed) return;
+    if (this.ending) endOpen(this.res, chunk === '' ? undefined : chunk);
+    else if (chunk !== '') this.res.write(chunk);
+    else if (!opened) this.res.flushHeaders(); // no event yet: open the stream
   }
 }
 

@@ -21,6 +21,7 @@ import type { ClientCertificate, HttpHeaders } from '../core/call-context.js';
 import { DEFAULT_CONNECTION_LIMITS, refusedConnection } from './connections.js';
 import { drainRefused, type DrainLimits } from './drain.js';
 import { peerOf } from './tls.js';
+import { WriteCoalescer } from './write-coalescing.js';
 
 /** Options of {@link toNodeListener}. */
 export interface NodeListenerOptions {
@@ -220,9 +221,11 @@ function writeResponse(
 
 /** The write options of a listener, made once (not per request). */
 function writeOptions(idleTimeoutMs: number): Pick<ListenerSettings, 'small' | 'large'> {
-  // The frames of one burst in one write: one write per event cost a syscall each, which
-  // dominated the cost per event of short streams.
-  const flushOn = (flush: () => void) => process.nextTick(flush);
+  // A string reply, and each SSE burst, written at the end of the turn with every other reply of
+  // that turn (write-coalescing.ts): the frames of a burst in one write (one write per event
+  // cost a syscall each, which dominated the cost per event of short streams), and the replies
+  // of a turn back to back (one wake-up of the client for all of them).
+  const flushOn = new WriteCoalescer().later;
   return {
     // A small reply fits the socket's send buffer at once, so it never waits on the client: no
     // timer for it (the server's keep-alive timeout then closes an idle connection).

@@ -18,6 +18,7 @@ import { openTaskStream } from '../server/task-stream.js';
 import { MemoryEventBus } from '../stores/memory/event-bus.js';
 import { MemoryTaskStore } from '../stores/memory/task-store.js';
 import type { Scope, TaskStore } from '../stores/types.js';
+import { WriteCoalescer } from './write-coalescing.js';
 
 const scope: Scope = { tenant: '', owner: '' };
 const sse = {
@@ -142,9 +143,7 @@ describe('a server stream written from what is ready', () => {
           const writing = writeNodeResponse(
             res,
             { status: 200, headers: {}, body },
-            {
-              flushOn: (flush) => process.nextTick(flush),
-            },
+            { flushOn: new WriteCoalescer().later },
           );
           await b.live();
           await writing;

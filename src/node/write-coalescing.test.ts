@@ -1,0 +1,133 @@
+import { createServer, request, type IncomingMessage, type Server } from 'node:http';
+import { createHook, executionAsyncId, triggerAsyncId } from 'node:async_hooks';
+import type { AddressInfo, Socket } from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import { toNodeListener } from './listener.js';
+import { WriteCoalescer } from './write-coalescing.js';
+
+describe('WriteCoalescer', () => {
+  it('holds the writes of a turn and makes them together, in order, at one flush', () => {
+    const flushes: Array<() => void> = [];
+    const coalescer = new WriteCoalescer((flush) => flushes.push(flush));
+    const done: string[] = [];
+    coalescer.later(() => done.push('a'));
+    coalescer.later(() => done.push('b'));
+    expect(done).toEqual([]); // nothing leaves before the end of the turn
+    expect(flushes).toHaveLength(1); // one flush for the whole turn
+    flushes[0]?.();
+    expect(done).toEqual(['a', 'b']);
+  });
+
+  it('gives a write made during a flush to the next flush', () => {
+    const flushes: Array<() => void> = [];
+    const coalescer = new WriteCoalescer((flush) => flushes.push(flush));
+    const done: string[] = [];
+    coalescer.later(() => {
+      done.push('first');
+      coalescer.later(() => done.push('next turn'));
+    });
+    flushes[0]?.();
+    expect(done).toEqual(['first']);
+    expect(flushes).toHaveLength(2);
+    flushes[1]?.();
+    expect(done).toEqual(['first', 'next turn']);
+  });
+
+  it('flushes on setImmediate by default: after the I/O callbacks of the turn', async () => {
+    const coalescer = new WriteCoalescer();
+    const done: string[] = [];
+    coalescer.later(() => done.push('write'));
+    await Promise.resolve();
+    expect(done).toEqual([]); // not on a microtask
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(done).toEqual(['write']);
+  });
+});
+
+describe('toNodeListener: replies leave at the end of the turn', () => {
+  const servers: Server[] = [];
+  const hooks: Array<{ disable(): unknown }> = [];
+  afterEach(async () => {
+    for (const hook of hooks.splice(0)) hook.disable();
+    for (const server of servers.splice(0)) {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    }
+  });
+
+  /**
+   * A server whose socket writes record where they were made: 'check' in an Immediate callback
+   * or in a tick it queued (node:http ends a chunked write with `process.nextTick`), else 'other'.
+   */
+  async function spiedServer(
+    body: () => string | AsyncIterable<string>,
+  ): Promise<{ port: number; writers: string[] }> {
+    const server = createServer(
+      toNodeListener(async () => ({
+        status: 200,
+        headers: { 'content-type': 'text/plain' },
+        body: body(),
+      })),
+    );
+    servers.push(server);
+    const writers: string[] = [];
+    const immediates = new Set<number>();
+    const hook = createHook({
+      init: (id, type) => {
+        if (type === 'Immediate') immediates.add(id);
+      },
+    }).enable();
+    hooks.push(hook);
+    const where = () =>
+      immediates.has(executionAsyncId()) || immediates.has(triggerAsyncId()) ? 'check' : 'other';
+    server.on('connection', (socket: Socket) => {
+      type Write = (...args: unknown[]) => void;
+      const internals = socket as unknown as Record<'_write' | '_writev', Write>;
+      for (const name of ['_write', '_writev'] as const) {
+        const original = internals[name].bind(socket);
+        internals[name] = (...args: unknown[]) => {
+          writers.push(where());
+          original(...args);
+        };
+      }
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    return { port: (server.address() as AddressInfo).port, writers };
+  }
+
+  function get(port: number): Promise<string> {
+    return new Promise((resolve, reject) => {
+      request({ port }, (res: IncomingMessage) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => (text += chunk));
+        res.on('end', () => resolve(text));
+      })
+        .on('error', reject)
+        .end();
+    });
+  }
+
+  it('writes a reply from the check phase (an Immediate), whole and once', async () => {
+    const { port, writers } = await spiedServer(() => 'hello');
+    expect(await get(port)).toBe('hello');
+    expect(writers).toEqual(['check']);
+  });
+
+  it('writes each SSE burst and the end of a stream from the check phase', async () => {
+    let release: () => void = () => undefined;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    async function* frames(): AsyncGenerator<string> {
+      yield 'data: 1\n\n';
+      await gate;
+      yield 'data: 2\n\n';
+    }
+    const { port, writers } = await spiedServer(() => frames());
+    const reply = get(port);
+    while (writers.length === 0) await new Promise((resolve) => setTimeout(resolve, 5));
+    release();
+    expect(await reply).toBe('data: 1\n\ndata: 2\n\n');
+    expect(writers.length).toBeGreaterThanOrEqual(2);
+    expect(new Set(writers)).toEqual(new Set(['check']));
+  });
+});
