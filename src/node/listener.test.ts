@@ -1,9 +1,10 @@
 import { Agent, createServer, request, type IncomingMessage, type Server } from 'node:http';
-import { connect, type AddressInfo, type Socket } from 'node:net';
+import { connect, type AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { bodyText as readText } from '../http/body.js';
 import type { HttpHandler, HttpRequest, HttpResponse } from '../http/types.js';
 import { StepIterator } from '../core/ready-iterator.js';
+import { onSocketWrites } from '../../test/support/socket-writes.js';
 import { toNodeListener } from './listener.js';
 
 const servers: Server[] = [];
@@ -153,18 +154,7 @@ describe('toNodeListener', () => {
     );
     servers.push(server);
     const writes: number[] = [];
-    server.on('connection', (socket: Socket) => {
-      // Every write reaches the socket through _write (one chunk) or _writev (corked chunks).
-      type Write = (...args: unknown[]) => void;
-      const internals = socket as unknown as Record<'_write' | '_writev', Write>;
-      for (const name of ['_write', '_writev'] as const) {
-        const original = internals[name].bind(socket);
-        internals[name] = (...args: unknown[]) => {
-          writes.push(name === '_writev' ? (args[0] as unknown[]).length : 1);
-          original(...args);
-        };
-      }
-    });
+    onSocketWrites(server, (chunks) => writes.push(chunks));
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const { port } = server.address() as AddressInfo;
     const res = await new Promise<IncomingMessage>((resolve) => request({ port }, resolve).end());

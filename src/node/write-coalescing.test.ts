@@ -1,7 +1,8 @@
 import { createServer, request, type IncomingMessage, type Server } from 'node:http';
 import { createHook, executionAsyncId, triggerAsyncId } from 'node:async_hooks';
-import type { AddressInfo, Socket } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
+import { onSocketWrites } from '../../test/support/socket-writes.js';
 import { toNodeListener } from './listener.js';
 import { WriteCoalescer } from './write-coalescing.js';
 
@@ -80,17 +81,7 @@ describe('toNodeListener: replies leave at the end of the turn', () => {
     hooks.push(hook);
     const where = () =>
       immediates.has(executionAsyncId()) || immediates.has(triggerAsyncId()) ? 'check' : 'other';
-    server.on('connection', (socket: Socket) => {
-      type Write = (...args: unknown[]) => void;
-      const internals = socket as unknown as Record<'_write' | '_writev', Write>;
-      for (const name of ['_write', '_writev'] as const) {
-        const original = internals[name].bind(socket);
-        internals[name] = (...args: unknown[]) => {
-          writers.push(where());
-          original(...args);
-        };
-      }
-    });
+    onSocketWrites(server, () => writers.push(where()));
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     return { port: (server.address() as AddressInfo).port, writers };
   }
