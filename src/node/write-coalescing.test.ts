@@ -1,6 +1,6 @@
 import { createServer, request, type IncomingMessage, type Server } from 'node:http';
 import { createHook, executionAsyncId, triggerAsyncId } from 'node:async_hooks';
-import type { AddressInfo } from 'node:net';
+import { connect, type AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { onSocketWrites } from '../../test/support/socket-writes.js';
 import { toNodeListener } from './listener.js';
@@ -103,6 +103,30 @@ describe('toNodeListener: replies leave at the end of the turn', () => {
     const { port, writers } = await spiedServer(() => 'hello');
     expect(await get(port)).toBe('hello');
     expect(writers).toEqual(['check']);
+  });
+
+  it('keeps the order of pipelined replies on one connection (HTTP/1.1 §9.3.2)', async () => {
+    const server = createServer(
+      // Each reply is held to the end of its turn; the later ones are made sooner than the first.
+      toNodeListener(async (req) => {
+        const n = req.url.slice(1);
+        if (n === '1') await new Promise((resolve) => setTimeout(resolve, 20));
+        return { status: 200, headers: { 'content-type': 'text/plain' }, body: `reply ${n};` };
+      }),
+    );
+    servers.push(server);
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as AddressInfo;
+    const socket = connect(port, '127.0.0.1');
+    let raw = '';
+    socket.setEncoding('latin1').on('data', (chunk: string) => (raw += chunk));
+    const get = (n: number) => `GET /${n} HTTP/1.1\r\nHost: x\r\n\r\n`;
+    socket.write(get(1) + get(2) + get(3));
+    for (let i = 0; i < 200 && (raw.match(/reply \d;/g) ?? []).length < 3; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+    socket.destroy();
+    expect(raw.match(/reply \d;/g)).toEqual(['reply 1;', 'reply 2;', 'reply 3;']);
   });
 
   it('writes each SSE burst and the end of a stream from the check phase', async () => {
