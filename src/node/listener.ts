@@ -225,7 +225,7 @@ function writeOptions(idleTimeoutMs: number): Pick<ListenerSettings, 'small' | '
   // that turn (write-coalescing.ts): the frames of a burst in one write (one write per event
   // cost a syscall each, which dominated the cost per event of short streams), and the replies
   // of a turn back to back (one wake-up of the client for all of them).
-  const flushOn = new WriteCoalescer().later;
+  const flushOn = new WriteCoalescer(logInternalError).later;
   return {
     // A small reply fits the socket's send buffer at once, so it never waits on the client: no
     // timer for it (the server's keep-alive timeout then closes an idle connection).

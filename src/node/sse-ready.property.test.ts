@@ -143,7 +143,11 @@ describe('a server stream written from what is ready', () => {
           const writing = writeNodeResponse(
             res,
             { status: 200, headers: {}, body },
-            { flushOn: new WriteCoalescer().later },
+            {
+              flushOn: new WriteCoalescer((error) => {
+                throw error;
+              }).later,
+            },
           );
           await b.live();
           await writing;

@@ -6,10 +6,33 @@ import { onSocketWrites } from '../../test/support/socket-writes.js';
 import { toNodeListener } from './listener.js';
 import { WriteCoalescer } from './write-coalescing.js';
 
+const fail = (error: unknown) => {
+  throw error;
+};
+
 describe('WriteCoalescer', () => {
+  it('makes the other writes of the turn when one throws, and reports the error', () => {
+    const flushes: Array<() => void> = [];
+    const errors: unknown[] = [];
+    const coalescer = new WriteCoalescer(
+      (error) => errors.push(error),
+      (flush) => flushes.push(flush),
+    );
+    const done: string[] = [];
+    const broken = new Error('socket gone');
+    coalescer.later(() => done.push('a'));
+    coalescer.later(() => {
+      throw broken;
+    });
+    coalescer.later(() => done.push('c'));
+    flushes[0]?.();
+    expect(done).toEqual(['a', 'c']);
+    expect(errors).toEqual([broken]);
+  });
+
   it('holds the writes of a turn and makes them together, in order, at one flush', () => {
     const flushes: Array<() => void> = [];
-    const coalescer = new WriteCoalescer((flush) => flushes.push(flush));
+    const coalescer = new WriteCoalescer(fail, (flush) => flushes.push(flush));
     const done: string[] = [];
     coalescer.later(() => done.push('a'));
     coalescer.later(() => done.push('b'));
@@ -21,7 +44,7 @@ describe('WriteCoalescer', () => {
 
   it('gives a write made during a flush to the next flush', () => {
     const flushes: Array<() => void> = [];
-    const coalescer = new WriteCoalescer((flush) => flushes.push(flush));
+    const coalescer = new WriteCoalescer(fail, (flush) => flushes.push(flush));
     const done: string[] = [];
     coalescer.later(() => {
       done.push('first');
@@ -35,7 +58,7 @@ describe('WriteCoalescer', () => {
   });
 
   it('flushes on setImmediate by default: after the I/O callbacks of the turn', async () => {
-    const coalescer = new WriteCoalescer();
+    const coalescer = new WriteCoalescer(fail);
     const done: string[] = [];
     coalescer.later(() => done.push('write'));
     await Promise.resolve();

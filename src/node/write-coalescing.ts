@@ -20,10 +20,19 @@ export class WriteCoalescer {
   private readonly flush = (): void => {
     const writes = this.held;
     this.held = [];
-    for (const write of writes) write();
+    for (const write of writes) {
+      // One reply's failure is that reply's: the others of the turn still leave.
+      try {
+        write();
+      } catch (error) {
+        this.onError(error);
+      }
+    }
   };
 
   constructor(
+    /** What a write that throws is reported to (the listener logs it as an internal error). */
+    private readonly onError: (error: unknown) => void,
     /** Calls `flush` once the turn's I/O is handled (default: `setImmediate`). */
     private readonly schedule: (flush: () => void) => void = (flush) => {
       setImmediate(flush);
