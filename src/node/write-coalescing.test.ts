@@ -3,6 +3,7 @@ import { createHook, executionAsyncId, triggerAsyncId } from 'node:async_hooks';
 import { connect, type AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { onSocketWrites } from '../../test/support/socket-writes.js';
+import type { HttpHandler } from '../http/types.js';
 import { toNodeListener } from './listener.js';
 import { WriteCoalescer } from './write-coalescing.js';
 
@@ -79,6 +80,14 @@ describe('toNodeListener: replies leave at the end of the turn', () => {
     }
   });
 
+  /** A node:http server on `toNodeListener(handler)`, listening on a free loopback port. */
+  async function listen(handler: HttpHandler): Promise<{ server: Server; port: number }> {
+    const server = createServer(toNodeListener(handler));
+    servers.push(server);
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    return { server, port: (server.address() as AddressInfo).port };
+  }
+
   /**
    * A server whose socket writes record where they were made: 'check' in an Immediate callback
    * or in a tick it queued (node:http ends a chunked write with `process.nextTick`), else 'other'.
@@ -86,14 +95,11 @@ describe('toNodeListener: replies leave at the end of the turn', () => {
   async function spiedServer(
     body: () => string | AsyncIterable<string>,
   ): Promise<{ port: number; writers: string[] }> {
-    const server = createServer(
-      toNodeListener(async () => ({
-        status: 200,
-        headers: { 'content-type': 'text/plain' },
-        body: body(),
-      })),
-    );
-    servers.push(server);
+    const { server, port } = await listen(async () => ({
+      status: 200,
+      headers: { 'content-type': 'text/plain' },
+      body: body(),
+    }));
     const writers: string[] = [];
     const immediates = new Set<number>();
     const hook = createHook({
@@ -105,8 +111,7 @@ describe('toNodeListener: replies leave at the end of the turn', () => {
     const where = () =>
       immediates.has(executionAsyncId()) || immediates.has(triggerAsyncId()) ? 'check' : 'other';
     onSocketWrites(server, () => writers.push(where()));
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    return { port: (server.address() as AddressInfo).port, writers };
+    return { port, writers };
   }
 
   function get(port: number): Promise<string> {
@@ -129,17 +134,12 @@ describe('toNodeListener: replies leave at the end of the turn', () => {
   });
 
   it('keeps the order of pipelined replies on one connection (HTTP/1.1 §9.3.2)', async () => {
-    const server = createServer(
-      // Each reply is held to the end of its turn; the later ones are made sooner than the first.
-      toNodeListener(async (req) => {
-        const n = req.url.slice(1);
-        if (n === '1') await new Promise((resolve) => setTimeout(resolve, 20));
-        return { status: 200, headers: { 'content-type': 'text/plain' }, body: `reply ${n};` };
-      }),
-    );
-    servers.push(server);
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    const { port } = server.address() as AddressInfo;
+    // Each reply is held to the end of its turn; the later ones are made sooner than the first.
+    const { port } = await listen(async (req) => {
+      const n = req.url.slice(1);
+      if (n === '1') await new Promise((resolve) => setTimeout(resolve, 20));
+      return { status: 200, headers: { 'content-type': 'text/plain' }, body: `reply ${n};` };
+    });
     const socket = connect(port, '127.0.0.1');
     let raw = '';
     socket.setEncoding('latin1').on('data', (chunk: string) => (raw += chunk));
