@@ -56,6 +56,7 @@ import {
 import { SAFE_OPERATIONS, unsupportedByCard } from './policy.js';
 import { deadlineError, taskIdOf } from './deadline.js';
 import { isTransportError } from '../transport/errors.js';
+import { withFields } from '../core/with-fields.js';
 
 export type { TransportFactory } from './interface-pool.js';
 
@@ -282,12 +283,11 @@ export class A2AClient {
             call = createCall(operation, request, options, ++attempts, t, callState);
             // No interceptors (the usual case): no hop through an async hook runner.
             if (this.interceptors.length > 0) await runBefore(this.interceptors, call);
-            const callOptions = {
-              ...options,
+            const callOptions = withFields(options, {
               headers: call.headers,
               query: call.query,
               timeoutMs: Math.max(1, deadline - Date.now()),
-            };
+            });
             return t.call(operation, call.request as OperationParams<N>, callOptions);
           }),
         {
@@ -339,7 +339,7 @@ export class A2AClient {
         : resumableStream({
             open: () => open(operation, request, options),
             resubscribe: (id, lastEventId) =>
-              open('SubscribeToTask', { id }, { ...options, lastEventId }),
+              open('SubscribeToTask', { id }, withFields(options, { lastEventId })),
             getTask: (id) =>
               this.unary(
                 'GetTask',
@@ -391,7 +391,7 @@ export class A2AClient {
       const call = createCall(operation, request, options, ++state.attempts, t, state.callState);
       state.call = call;
       await runBefore(interceptors, call);
-      const callOptions = { ...options, headers: call.headers, query: call.query };
+      const callOptions = withFields(options, { headers: call.headers, query: call.query });
       yield* t.stream(operation, call.request as OperationParams<typeof operation>, callOptions);
     });
   }

@@ -3,6 +3,7 @@
  * transitions, and the projection of a task from its event log. Terminal tasks never change.
  */
 import type { Artifact, Message, StreamResponse, Task, TaskState } from './schemas/index.js';
+import { withFields } from './with-fields.js';
 
 /** COMPLETED, FAILED, CANCELED, REJECTED: no transition ever leaves them. */
 export const TERMINAL_STATES: ReadonlySet<TaskState> = new Set<TaskState>([
@@ -128,7 +129,7 @@ export class TaskProjection {
       const existing = this.artifact(artifact.artifactId);
       if (append && existing) {
         for (const p of artifact.parts) existing.parts.push(p);
-        if (artifact.metadata) existing.metadata = { ...existing.metadata, ...artifact.metadata };
+        if (artifact.metadata) existing.metadata = withFields(existing.metadata, artifact.metadata);
       } else if (existing) {
         const copy = copyArtifact(artifact);
         const list = this.task.artifacts ?? [];

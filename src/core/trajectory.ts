@@ -14,6 +14,7 @@ import type {
   StreamResponse,
   Task,
 } from './schemas/index.js';
+import { withFields } from './with-fields.js';
 
 /** The extension URI, also the metadata key on parts. */
 export const TRAJECTORY_EXTENSION = 'urn:a2a-kit:extension:trajectory:v1';
@@ -87,7 +88,7 @@ function stripParts(parts: readonly Part[]): Part[] | undefined {
     out ??= parts.slice();
     const { [TRAJECTORY_EXTENSION]: _steps, ...rest } = metadata;
     const { metadata: _old, ...bare } = part;
-    out[i] = Object.keys(rest).length > 0 ? { ...bare, metadata: rest } : bare;
+    out[i] = Object.keys(rest).length > 0 ? withFields(bare, { metadata: rest }) : bare;
   }
   return out;
 }

@@ -4,6 +4,7 @@
  * every answer to an allowed origin, the public card and error replies included.
  */
 import type { HttpHandler, HttpRequest, HttpResponse } from './types.js';
+import { withFields } from '../core/with-fields.js';
 
 /** Options of {@link withCors}. */
 export interface CorsOptions {
@@ -71,23 +72,20 @@ export function withCors(handler: HttpHandler, options: CorsOptions): HttpHandle
     if (preflight) {
       return {
         status: 204,
-        headers: {
-          ...common(origin),
+        headers: withFields(common(origin), {
           'access-control-allow-methods': METHODS,
           'access-control-allow-headers': allowHeaders,
           'access-control-max-age': String(options.maxAgeSeconds ?? 600),
-        },
+        }),
         body: undefined,
       };
     }
     const response = await handler(req);
     const vary = response.headers.vary;
-    response.headers = {
-      ...response.headers,
-      ...common(origin),
-      'access-control-expose-headers': exposeHeaders,
-      ...(vary !== undefined && !/\borigin\b/i.test(vary) ? { vary: `${vary}, Origin` } : {}),
-    };
+    const added = common(origin);
+    added['access-control-expose-headers'] = exposeHeaders;
+    if (vary !== undefined && !/\borigin\b/i.test(vary)) added.vary = `${vary}, Origin`;
+    response.headers = withFields(response.headers, added);
     return response;
   };
 }

@@ -1,6 +1,7 @@
 /** Error answers of the HTTP layer: the google.rpc.Status body (spec §11.6). */
 import { type A2AError, ERROR_CATALOG, errorDetails } from '../core/errors.js';
 import type { HttpResponse } from './types.js';
+import { withFields } from '../core/with-fields.js';
 
 /** The google.rpc.Status JSON of an error: `{"error":{code,status,message,details}}` (spec §11.6). */
 export function statusJson(error: A2AError): string {
@@ -23,7 +24,7 @@ export function statusResponse(
 ): HttpResponse {
   return {
     status: ERROR_CATALOG[error.code].http,
-    headers: { ...headers, 'content-type': contentType },
+    headers: withFields(headers, { 'content-type': contentType }),
     body: statusJson(error),
     error,
   };

@@ -10,6 +10,7 @@
 import { nextReady, type ReadyIterator } from '../core/ready-iterator.js';
 import { concatBytes } from './body.js';
 import type { HttpResponse } from './types.js';
+import { withFields } from '../core/with-fields.js';
 
 /** The parts of a Node `IncomingMessage` this file uses. */
 export interface NodeRequestLike {
@@ -152,7 +153,9 @@ export function writeNodeResponse<R extends NodeResponseLike>(
   if (body === undefined || typeof body === 'string') {
     const withLength = bodyless(status)
       ? headers
-      : { ...headers, 'content-length': body === undefined ? '0' : String(byteLength(body)) };
+      : withFields(headers, {
+          'content-length': body === undefined ? '0' : String(byteLength(body)),
+        });
     res.writeHead(status, withLength);
     const { flushOn } = options;
     if (flushOn === undefined) res.end(body);

@@ -22,6 +22,7 @@ import { DEFAULT_CONNECTION_LIMITS, refusedConnection } from './connections.js';
 import { drainRefused, type DrainLimits } from './drain.js';
 import { peerOf } from './tls.js';
 import { WriteCoalescer } from './write-coalescing.js';
+import { withFields } from '../core/with-fields.js';
 
 /** Options of {@link toNodeListener}. */
 export interface NodeListenerOptions {
@@ -125,7 +126,7 @@ function respond(
     const response = answered ?? internalError(error);
     // The rest of an oversized body is not wanted: drain some of it, so the refusal is read, and close.
     if (body === 'too large') {
-      response.headers = { ...response.headers, connection: 'close' };
+      response.headers = withFields(response.headers, { connection: 'close' });
       drainRefused(req, settings);
     }
     write(res, response, settings);
@@ -215,7 +216,7 @@ function writeResponse(
   // An SSE body that is all there already is written like a string body (node-io.ts).
   const body = typeof response.body === 'object' ? settleReady(response.body) : response.body;
   const small = typeof body === 'string' && body.length <= SMALL_REPLY;
-  const settled = body === response.body ? response : { ...response, body };
+  const settled = body === response.body ? response : withFields(response, { body });
   return writeNodeResponse(res, settled, small ? settings.small : settings.large);
 }
 

@@ -8,6 +8,7 @@ import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import type { LookupFunction } from 'node:net';
 import type { WebhookGuard } from './ssrf.js';
+import { withFields } from '../core/with-fields.js';
 
 /** One webhook POST. */
 export interface PushRequest {
@@ -63,7 +64,7 @@ export function guardedTransport(guard: WebhookGuard): PushTransport & { close()
         req.url,
         {
           method: 'POST',
-          headers: { ...req.headers, 'content-length': String(req.body.byteLength) },
+          headers: withFields(req.headers, { 'content-length': String(req.body.byteLength) }),
           agent: https ? agents.https : agents.http,
           lookup,
         },

@@ -19,6 +19,7 @@ import type { PushSigner } from './signing.js';
 import { bodyWithoutTrajectory } from '../core/trajectory.js';
 import { WebhookRefused, type WebhookGuard } from './ssrf.js';
 import { TransportFailure, type PushResponse, type PushTransport } from './transport.js';
+import { withFields } from '../core/with-fields.js';
 
 /** What became of one delivery attempt. */
 export interface PushDeliveryOutcome {
@@ -191,7 +192,9 @@ export class PushWorker {
     if (!config) {
       // spec §3.1.10: a deleted config (or task) gets no further deliveries.
       await this.o.outbox.complete(d);
-      this.o.report({ ...base, outcome: 'dropped', error: 'config deleted', durationMs: 0 });
+      this.o.report(
+        withFields(base, { outcome: 'dropped', error: 'config deleted', durationMs: 0 }),
+      );
       return;
     }
     const url = redactUrl(config.url);
@@ -231,7 +234,7 @@ export class PushWorker {
         });
         return response.status;
       };
-      const attempt = { ...base, url, trace: d.trace };
+      const attempt = withFields(base, { url, trace: d.trace });
       await (this.o.instrument ?? passTrace)(attempt, send);
       if (response === undefined) throw new Error('the delivery instrument did not send');
       status = response.status;
@@ -246,22 +249,24 @@ export class PushWorker {
         (error instanceof TransportFailure && error.kind === 'invalid');
       verdict = { kind: permanent ? 'fail' : 'retry', error: message(error) };
     }
-    const done = { ...base, url, status, durationMs: Date.now() - started };
+    const done = withFields(base, { url, status, durationMs: Date.now() - started });
     if (verdict.kind === 'delivered') {
       await this.o.outbox.complete(d);
-      this.o.report({ ...done, outcome: 'delivered' });
+      this.o.report(withFields(done, { outcome: 'delivered' }));
     } else if (verdict.kind === 'retry' && base.attempt < this.o.retry.maxAttempts) {
       const delay = verdict.retryAfterMs ?? backoffDelay(base.attempt, this.o.retry);
       await this.o.outbox.retry(d, delay, verdict.error);
       this.wakeIn(delay);
-      this.o.report({ ...done, outcome: 'retried', error: verdict.error, retryInMs: delay });
+      this.o.report(
+        withFields(done, { outcome: 'retried', error: verdict.error, retryInMs: delay }),
+      );
     } else {
       const error =
         verdict.kind === 'retry'
           ? `gave up after ${base.attempt} attempts: ${verdict.error}`
           : verdict.error;
       await this.o.outbox.fail(d, error);
-      this.o.report({ ...done, outcome: 'failed', error });
+      this.o.report(withFields(done, { outcome: 'failed', error }));
     }
   }
 

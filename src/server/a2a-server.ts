@@ -54,6 +54,7 @@ import { TaskRunner } from './task-runner.js';
 import type { StreamStart } from './task-stream.js';
 import { TaskStreams } from './task-streams.js';
 import type { CompatVersion, StreamItem, SubscribeToTaskParams } from '../core/service.js';
+import { withFields } from '../core/with-fields.js';
 
 export type { StreamItem } from '../core/service.js';
 export type { A2AServerOptions, MemoryLimits } from './server-options.js';
@@ -332,7 +333,7 @@ export class A2AServer {
       return task;
     }
     const trail = await auditTrail(this.store, scope, params.id, this.auditSigner);
-    return { ...task, metadata: { ...task.metadata, [AUDIT_EXTENSION]: trail } };
+    return withFields(task, { metadata: withFields(task.metadata, { [AUDIT_EXTENSION]: trail }) });
   }
 
   /** ListTasks (spec §3.1.4): the caller's tasks, newest status first, cursor pagination. */

@@ -25,6 +25,7 @@ import type { AccountingParams, Quote, Statement } from '../accounting/schemas.j
 import { formatAmount } from '../accounting/quantities.js';
 import type { Agent, AgentEvent, ExecutionContext } from './agent.js';
 import { TaskHandle } from './task-handle.js';
+import { withFields } from '../core/with-fields.js';
 
 type StatusEvent = Extract<AgentEvent, { statusUpdate: unknown }>;
 
@@ -66,7 +67,7 @@ export function withAccounting(agent: Agent & { accounting: AccountingOptions })
       (soleSkill || asked !== undefined ? onlyPriced : undefined);
     const pricing = skillId === undefined ? undefined : skills[skillId];
     const update = (extra: AccountingRecord) => ({
-      [ACCOUNTING_EXTENSION]: { ...record, ...extra },
+      [ACCOUNTING_EXTENSION]: withFields(record, extra),
     });
 
     if (pricing && skillId !== undefined && !record.authorization) {
@@ -224,14 +225,11 @@ function recorded(
     context.task.message(
       statement ? statementText(statement) : `The task is ${update.status.state}.`,
     );
+  const message = withFields(base, { metadata: withFields(base.metadata, metadata) });
   return {
-    statusUpdate: {
-      ...update,
-      status: {
-        ...update.status,
-        message: { ...base, metadata: { ...base.metadata, ...metadata } },
-      },
-      metadata: { ...update.metadata, ...metadata },
-    },
+    statusUpdate: withFields(update, {
+      status: withFields(update.status, { message }),
+      metadata: withFields(update.metadata, metadata),
+    }),
   };
 }

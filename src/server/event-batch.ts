@@ -9,6 +9,7 @@ import type { Flow } from '../core/maybe-async.js';
 import { now } from '../core/ids.js';
 import type { Message, StreamResponse, TaskState } from '../core/schemas/index.js';
 import { canTransition, isTerminal } from '../core/task-state.js';
+import { withFields } from '../core/with-fields.js';
 import type { AgentEvent } from './agent.js';
 import { MAX_BATCH, READY_TURNS, type AgentSteps, type Step } from './agent-steps.js';
 import { RESOLVED, type Execution } from './execution.js';
@@ -73,7 +74,7 @@ export function entryOf(exec: Execution, event: AgentEvent, state: TaskState): S
   const { id, contextId } = exec.handle;
   let entry: StreamResponse;
   if (isMessage(event)) {
-    entry = { message: { ...event, taskId: id, contextId } };
+    entry = { message: withFields(event, { taskId: id, contextId }) };
   } else if ('statusUpdate' in event && event.statusUpdate?.status?.state) {
     const status = event.statusUpdate.status;
     if (!canTransition(state, status.state)) {
@@ -83,15 +84,14 @@ export function entryOf(exec: Execution, event: AgentEvent, state: TaskState): S
       );
     }
     entry = {
-      statusUpdate: {
-        ...event.statusUpdate,
+      statusUpdate: withFields(event.statusUpdate, {
         taskId: id,
         contextId,
-        status: { ...status, timestamp: status.timestamp ?? now() },
-      },
+        status: withFields(status, { timestamp: status.timestamp ?? now() }),
+      }),
     };
   } else if ('artifactUpdate' in event && event.artifactUpdate?.artifact?.parts?.length) {
-    entry = { artifactUpdate: { ...event.artifactUpdate, taskId: id, contextId } };
+    entry = { artifactUpdate: withFields(event.artifactUpdate, { taskId: id, contextId }) };
   } else {
     throw new A2AError(
       'INVALID_AGENT_RESPONSE',

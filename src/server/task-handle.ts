@@ -10,6 +10,7 @@ import {
   type TrajectoryStep,
 } from '../core/trajectory.js';
 import type { AgentEvent } from './agent.js';
+import { withFields } from '../core/with-fields.js';
 
 /** Text, parts or a whole message, for status messages and replies. */
 export type Content = string | Part[] | Message;
@@ -145,14 +146,15 @@ export class TaskHandle {
     this.steps = NO_STEPS;
     const earlier = first.metadata?.[TRAJECTORY_EXTENSION];
     const all = Array.isArray(earlier) ? [...(earlier as TrajectoryStep[]), ...steps] : steps;
-    return [{ ...first, metadata: { ...first.metadata, [TRAJECTORY_EXTENSION]: all } }, ...rest];
+    const metadata = withFields(first.metadata, { [TRAJECTORY_EXTENSION]: all });
+    return [withFields(first, { metadata }), ...rest];
   }
 
   /** A stateless ROLE_AGENT reply: yielded first, it answers without creating a task. */
   reply(content: Content): Message {
     if (typeof content === 'object' && !Array.isArray(content)) {
       const { taskId: _ignored, ...rest } = content;
-      return { ...rest, contextId: this.contextId };
+      return withFields(rest, { contextId: this.contextId });
     }
     return createMessage('ROLE_AGENT', content, { contextId: this.contextId });
   }

@@ -39,6 +39,7 @@ import type { Logger } from '../core/logger.js';
 import type { AuditChain } from './audit.js';
 import { eventSize, taskSize, type TaskBytes } from './event-size.js';
 import type { PushFanout, PushNotifier } from './push-configs.js';
+import { withFields } from '../core/with-fields.js';
 
 /** Where a writer last saw a task; a successful append advances it in place. */
 export interface LogPosition {
@@ -74,9 +75,9 @@ export function stampGenerations(
   let g = generation;
   const stamped = events.map((event): StreamResponse => {
     if ('statusUpdate' in event)
-      return { statusUpdate: { ...event.statusUpdate, generation: ++g } };
+      return { statusUpdate: withFields(event.statusUpdate, { generation: ++g }) };
     if ('artifactUpdate' in event) {
-      return { artifactUpdate: { ...event.artifactUpdate, generation: ++g } };
+      return { artifactUpdate: withFields(event.artifactUpdate, { generation: ++g }) };
     }
     return event;
   });
@@ -185,7 +186,11 @@ export class TaskLog {
     const chain = this.audit?.created(task, texts);
     let creating: MaybePromise<void>;
     try {
-      creating = this.store.create(scope, task, chain ? { ...message, chain, texts } : message);
+      creating = this.store.create(
+        scope,
+        task,
+        chain ? withFields(message, { chain, texts }) : message,
+      );
     } catch (error) {
       throw storageFault(`create task ${task.id}`, error);
     }
@@ -234,7 +239,12 @@ export class TaskLog {
     const chain = texts && this.audit?.createdWith(task, events, texts);
     let seq: number;
     try {
-      seq = await store.createWith(scope, task, events, { ...message, chain, texts, lease });
+      seq = await store.createWith(
+        scope,
+        task,
+        events,
+        withFields(message, { chain, texts, lease }),
+      );
     } catch (error) {
       throw storageFault(`create task ${task.id}`, error);
     }
@@ -296,9 +306,9 @@ export class TaskLog {
       chain = (isPromise(linking) ? yield linking : linking) as Awaited<typeof linking>;
       const options =
         chain !== undefined
-          ? { ...message, push: this.appendPush, chain, texts }
+          ? withFields(message, { push: this.appendPush, chain, texts })
           : message
-            ? { ...message, push: this.appendPush }
+            ? withFields(message, { push: this.appendPush })
             : this.pushOnly;
       const appended = this.store.append(scope, taskId, events, from, options);
       seq = (isPromise(appended) ? yield appended : appended) as Awaited<typeof appended>;

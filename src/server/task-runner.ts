@@ -27,6 +27,7 @@ import { Started } from './started.js';
 import { TaskHandle } from './task-handle.js';
 import { TaskBytes } from './event-size.js';
 import { TaskBudgetError, storageFault, type TaskLog } from './task-log.js';
+import { withFields } from '../core/with-fields.js';
 
 /** The status message of a task failed because the task store failed (not the agent). */
 export const STORAGE_FAILED_TEXT =
@@ -169,12 +170,14 @@ export class TaskRunner {
           throw busyElsewhere(taskId);
         if (!start.recovered) {
           yield this.write(exec, [{ message: userMessage }, submitted], indexing(start));
-          resumed = {
-            ...before,
-            status: submitted.statusUpdate.status,
-            history: [...(before.history ?? []), userMessage],
-            ...(exec.generation ? { generation: exec.generation } : {}),
-          };
+          const status = submitted.statusUpdate.status;
+          const history = [...(before.history ?? []), userMessage];
+          resumed = withFields(
+            before,
+            exec.generation
+              ? { status, history, generation: exec.generation }
+              : { status, history },
+          );
         }
       } catch (error) {
         this.running.delete(taskId);
@@ -200,7 +203,9 @@ export class TaskRunner {
       first = (yield steps.next()) as Step;
       if (!('error' in first) && !first.done && isMessage(first.value)) {
         steps.close();
-        return { message: { ...first.value, contextId: first.value.contextId || contextId } };
+        return {
+          message: withFields(first.value, { contextId: first.value.contextId || contextId }),
+        };
       }
       task.status = { state: 'TASK_STATE_SUBMITTED', timestamp: now() };
       exec.generation = task.generation;

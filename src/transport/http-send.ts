@@ -17,6 +17,7 @@ import type { HttpRequest } from './http-exchange.js';
 import { acceptEncoding, canDecode, decoded } from './reply-decoding.js';
 import { boundedText, limitedText } from './reply-limit.js';
 import { chunksOf } from './stream-chunks.js';
+import { withFields } from '../core/with-fields.js';
 
 /** The headers of a reply, as a binding reads them. */
 export interface ReplyHeaders {
@@ -142,13 +143,9 @@ async function sendDirect(
   const headers = to && wireHeaders(request.headers, to.origin);
   // fetch sends its own Host whatever the caller says; the dispatcher would send the caller's.
   if (to === undefined || headers === undefined) return sendFetch(request, signal);
-  const reply = await dispatcher.request({
-    ...to,
-    method: request.method,
-    headers,
-    body: request.body,
-    signal,
-  });
+  const reply = await dispatcher.request(
+    withFields(to, { method: request.method, headers, body: request.body, signal }),
+  );
   const { statusCode: status, body } = reply;
   if (REDIRECTS.has(status) && reply.headers.location !== undefined) {
     drop(body);

@@ -35,6 +35,7 @@ import { addExtensionsHeader, withLastEventId } from '../../http/service-params.
 import { SSE_HEADERS, encodeSse, sseFrame } from '../../http/sse-encode.js';
 import type { HttpRequest, HttpResponse } from '../../http/types.js';
 import { JSONRPC_CONTENT_TYPE } from './wire.js';
+import { withFields } from '../../core/with-fields.js';
 
 /** Options of {@link jsonRpcBinding}. */
 export interface JsonRpcBindingOptions {
@@ -142,7 +143,7 @@ function reply(body: string, ctx: BindingContext, error: A2AError | undefined): 
   const headers = addExtensionsHeader(
     refusal === undefined
       ? { 'content-type': JSONRPC_CONTENT_TYPE }
-      : { ...refusal, 'content-type': JSONRPC_CONTENT_TYPE },
+      : withFields(refusal, { 'content-type': JSONRPC_CONTENT_TYPE }),
     ctx.call.activatedExtensions,
   );
   const status =

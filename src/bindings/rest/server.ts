@@ -27,6 +27,7 @@ import { SSE_HEADERS, encodeSse } from '../../http/sse-encode.js';
 import type { HttpRequest, HttpResponse } from '../../http/types.js';
 import { matchRoute, queryFields } from './router.js';
 import { A2A_JSON, type RestRoute } from './wire.js';
+import { withFields } from '../../core/with-fields.js';
 
 /** Options of {@link restBinding}. */
 export interface RestBindingOptions {
@@ -73,7 +74,7 @@ export async function handleRest(
     if (versionRefused !== undefined) throw versionRefused;
     const { route } = match;
     // Path-bound fields (and the path tenant) win over body and query (spec §11.3).
-    const fields = { ...requestFields(req, route, query, ctx.maxBodyBytes), ...match.fields };
+    const fields = withFields(requestFields(req, route, query, ctx.maxBodyBytes), match.fields);
     if (match.tenant !== undefined) fields.tenant = match.tenant;
     const params = withLastEventId(route.operation, parseParams(route.operation, fields), req);
     ctx.call.tenant = params.tenant;

@@ -10,6 +10,7 @@
 import { isSettled } from '../../core/task-state.js';
 import type { StreamResponse, TaskState } from '../../core/schemas/index.js';
 import { stateFrom03, stateTo03, type Dialect } from './wire.js';
+import { withFields } from '../../core/with-fields.js';
 
 /** A JSON object. */
 export type Json = Record<string, unknown>;
@@ -206,7 +207,7 @@ export function taskTo03(task: Json, dialect: Dialect): Json {
 /** A 0.3 task (either dialect) in 1.0 form. */
 export function taskFrom03(raw: unknown): Json {
   const { kind: _kind, ...task } = obj(raw);
-  const out: Json = { ...task, status: statusFrom03(task.status) };
+  const out: Json = withFields(task, { status: statusFrom03(task.status) });
   if (Array.isArray(task.artifacts)) out.artifacts = task.artifacts.map(artifactFrom03);
   if (Array.isArray(task.history)) out.history = task.history.map(messageFrom03);
   return out;

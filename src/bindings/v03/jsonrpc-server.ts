@@ -27,6 +27,7 @@ import {
 import { eventText03, jsonRpcResultText03 } from './text.js';
 import { jsonRpcParamsFrom03 } from './requests.js';
 import { V03_OPERATIONS, V03_VERSION } from './wire.js';
+import { withFields } from '../../core/with-fields.js';
 
 const CONTENT_TYPE = 'application/json';
 
@@ -98,7 +99,7 @@ function reply(body: string, ctx: BindingContext, error: A2AError | undefined): 
   const headers = addExtensionsHeader03(
     refusal === undefined
       ? { 'content-type': CONTENT_TYPE }
-      : { ...refusal, 'content-type': CONTENT_TYPE },
+      : withFields(refusal, { 'content-type': CONTENT_TYPE }),
     ctx.call.activatedExtensions,
   );
   const status = refusal === undefined || error === undefined ? 200 : httpStatus03(error);

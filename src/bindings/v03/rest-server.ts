@@ -26,6 +26,7 @@ import {
 import { createConfigFrom03, sendParamsFrom03 } from './requests.js';
 import { eventText03, protoResultText03 } from './text.js';
 import { V03_VERSION } from './wire.js';
+import { withFields } from '../../core/with-fields.js';
 
 const JSON_TYPE = 'application/json';
 
@@ -146,7 +147,7 @@ export async function handleRest03(
 export function errorResponse03(error: A2AError): HttpResponse {
   return {
     status: httpStatus03(error),
-    headers: { ...error.headers, 'content-type': JSON_TYPE },
+    headers: withFields(error.headers, { 'content-type': JSON_TYPE }),
     body: JSON.stringify(errorObject03(error)),
     error,
   };

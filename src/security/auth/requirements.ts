@@ -18,6 +18,7 @@ import {
   type Principal,
 } from './types.js';
 import type { SchemeCheck } from './verifiers.js';
+import { withFields } from '../../core/with-fields.js';
 
 /** The schemes of a card by name, and how to phrase refusals. */
 export interface DecisionContext {
@@ -55,7 +56,7 @@ export function principalOf(
   for (const [name, check] of checks) {
     if (check.status === 'ok') schemes[name] = grantedScopes(check.principal);
   }
-  return { ...first.principal, scheme: identity, schemes };
+  return withFields(first.principal, { scheme: identity, schemes }) as AuthenticatedPrincipal;
 }
 
 /**

@@ -11,6 +11,7 @@ import {
   type ApiKeyLocation,
 } from './credentials.js';
 import type { AuthRequest, ClientCertificate, MaybePromise, Principal, Verified } from './types.js';
+import { withFields } from '../../core/with-fields.js';
 
 /** The result of checking one scheme's credential on one request. */
 export type SchemeCheck =
@@ -169,6 +170,6 @@ export function staticUsers(
     const ok = constantTimeEqual(password, user?.password ?? '\u0000unknown');
     if (user === undefined || !ok) return undefined;
     const { password: _secret, ...claims } = user;
-    return { ...claims, id: claims.id ?? username };
+    return withFields(claims, { id: claims.id ?? username });
   };
 }

@@ -33,6 +33,7 @@ import type { StreamResponse } from '../../core/schemas/index.js';
 import { busKey } from '../bus-key.js';
 import type { EventBus, LogEntry, LogListener, LogSource } from '../types.js';
 import { checkPrefix, openNats, subjectToken, type NatsConnectionOptions } from './connection.js';
+import { withFields } from '../../core/with-fields.js';
 
 /** Options of {@link NatsEventBus.open}. */
 export interface NatsEventBusOptions extends NatsConnectionOptions {
@@ -241,7 +242,7 @@ export class NatsEventBus implements EventBus {
     if (!h?.get(OMITTED)) return this.parse(seq, h, data);
     if (this.options.store) {
       const entry = await this.options.store.entryAt(taskId, seq);
-      return entry && { ...entry, ...tracing(h) };
+      return entry && withFields(entry, tracing(h));
     }
     this.options.logger?.warn(
       'a2a-kit: an event too large for NATS was skipped (no `store` given to NatsEventBus); streams catch up at the next event',

@@ -21,6 +21,7 @@
  * fails on its own (a batch of one fails with the statement's error).
  */
 import type { StreamResponse, Task } from '../../core/schemas/index.js';
+import { withFields } from '../../core/with-fields.js';
 
 /** One append, as the batch statement reads it (`json_to_recordset`, statements.ts). */
 export interface AppendRow {
@@ -169,14 +170,14 @@ export class AppendBatch {
 
   /** The batch in one statement; throws (nothing committed) when the statement fails. */
   private async together(batch: readonly Pending[]): Promise<void> {
-    const matched = await this.execute(batch.map((pending, i) => ({ ...pending.row, i })));
+    const matched = await this.execute(batch.map((pending, i) => withFields(pending.row, { i })));
     batch.forEach((pending, i) => pending.resolve(matched.get(i)));
   }
 
   /** One append in a statement of its own; its error is its own. */
   private async alone(pending: Pending): Promise<void> {
     try {
-      const matched = await this.execute([{ ...pending.row, i: 0 }]);
+      const matched = await this.execute([withFields(pending.row, { i: 0 })]);
       pending.resolve(matched.get(0));
     } catch (error) {
       pending.reject(error);

@@ -19,6 +19,7 @@ import type { EventBus, LogEntry, LogListener, LogSource } from '../types.js';
 import { connect, type Connection, type PostgresConnectionOptions } from './connection.js';
 import { Listener } from './listener.js';
 import { statementName } from './statements.js';
+import { withFields } from '../../core/with-fields.js';
 
 /** Options of {@link PostgresEventBus}. */
 export interface PostgresEventBusOptions extends PostgresConnectionOptions {
@@ -94,12 +95,18 @@ export class PostgresEventBus implements EventBus {
   async publish(tenant: string, taskId: string, entry: LogEntry): Promise<void> {
     if (this.closed) throw new Error('a2a-kit: the event bus is closed');
     const { seq, event, trace, publishedAt: at } = entry;
-    const id = tenant === '' ? { taskId } : { tenant, taskId };
-    let payload = JSON.stringify(trace ? { ...id, seq, event, trace, at } : { ...id, seq, event });
+    const tenantOf = tenant === '' ? undefined : tenant;
+    let payload = JSON.stringify(
+      trace
+        ? { tenant: tenantOf, taskId, seq, event, trace, at }
+        : { tenant: tenantOf, taskId, seq, event },
+    );
     // Cheap length test first: UTF-8 never takes more than 3 bytes per UTF-16 unit.
     if (payload.length * 3 > this.maxPayloadBytes) {
       if (Buffer.byteLength(payload) > this.maxPayloadBytes) {
-        payload = JSON.stringify(trace ? { ...id, seq, trace, at } : { ...id, seq });
+        payload = JSON.stringify(
+          trace ? { tenant: tenantOf, taskId, seq, trace, at } : { tenant: tenantOf, taskId, seq },
+        );
       }
     }
     await this.conn.pool.query({
@@ -172,7 +179,7 @@ export class PostgresEventBus implements EventBus {
     else {
       this.later(sub, async () => {
         const entry = event ? { seq, event } : await this.read(taskId, seq);
-        return entry && { ...entry, ...traced };
+        return entry && withFields(entry, traced);
       });
     }
   }

@@ -388,7 +388,10 @@ export class SqliteTaskStore implements TaskStore, PushConfigStore {
     const advanced = { id: taskId, expected: expectedSeq, seq, now: Date.now() };
     const changed = status
       ? this.sql.advanceStatus.run({
-          ...advanced,
+          id: taskId,
+          expected: expectedSeq,
+          seq,
+          now: advanced.now,
           state: status.state,
           statusTs: status.timestamp ?? '',
           finished: finished ? 1 : 0,
