@@ -106,7 +106,8 @@ function* opening(options: TaskStreamOptions): Flow<TaskStream> {
   let overflow = false;
   let wake: (() => void) | undefined;
   let signal = options.signal;
-  const signalOf = signal === undefined ? options.signalOf : undefined;
+  // Dropped when the stream ends (`stop`): it holds the caller's call, and with it the request.
+  let signalOf = signal === undefined ? options.signalOf : undefined;
   let unsubscribe: (() => void) | undefined;
   const onAbort = () => wake?.();
   const subscribing = (): Promise<void> => {
@@ -132,6 +133,11 @@ function* opening(options: TaskStreamOptions): Flow<TaskStream> {
   let stopped = false;
   const stop = () => {
     stopped = true;
+    // What this stream's closures keep of the caller goes with it: the closures themselves may
+    // outlive the stream in the young generation's eyes (an old object that pointed at them, dead
+    // but not yet collected, keeps them through scavenges), and the call would keep the HTTP
+    // request and reply with them (docs/benchmarks.md, "One hidden class per spread object").
+    signalOf = undefined;
     if (unsubscribe === undefined) return;
     unsubscribe();
     unsubscribe = undefined;
