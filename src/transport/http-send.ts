@@ -214,7 +214,8 @@ function wireHeaders(
     if (lower === 'user-agent') agent = true;
     else if (lower === 'accept-encoding') encoding = true;
   }
-  const headers: Record<string, string> = { ...caller };
+  // A copy made to take new members (core/with-fields.ts: a spread copy would get a class each).
+  const headers: Record<string, string> = withFields(caller, {});
   if (!agent) headers['user-agent'] = USER_AGENT;
   if (!encoding) headers['accept-encoding'] = acceptEncoding(origin);
   if (Object.isFrozen(caller)) withDefaults.set(caller, { origin, headers });

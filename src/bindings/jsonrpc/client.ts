@@ -30,6 +30,7 @@ import {
 import type { TransportOptions } from '../../transport/transport.js';
 import { JSONRPC_CONTENT_TYPE, methodFor, type JsonRpcErrorObject } from './wire.js';
 import type { ReplyHead } from '../../transport/http-send.js';
+import { withFields } from '../../core/with-fields.js';
 
 const REFUSAL_STATUSES: ReadonlySet<number> = new Set([401, 403, 429]);
 
@@ -67,10 +68,14 @@ export class JsonRpcTransport extends HttpTransport<number> {
   /** A POST of the JSON-RPC request object; the id is what the reply must answer. */
   protected prepare(operation: OperationName, request: object, streaming: boolean) {
     const id = this.nextId++;
-    const params: Record<string, unknown> = { ...request };
     // spec §8.3.2 / requirement [24] of test/conformance/requirements.ts: exactly the interface tenant, or none at all.
-    if (this.options.tenant !== undefined) params.tenant = this.options.tenant;
-    else delete params.tenant;
+    const { tenant } = this.options;
+    let params: Record<string, unknown>;
+    if (tenant !== undefined) params = withFields(request, { tenant });
+    else {
+      const { tenant: _dropped, ...rest } = request as Record<string, unknown>;
+      params = rest;
+    }
     const call = this.wireCall(operation, params);
     const wire: WireRequest<number> = {
       url: this.url,
