@@ -21,6 +21,7 @@
  */
 import type Database from 'better-sqlite3';
 import { A2AError } from '../../core/errors.js';
+import { withFields } from '../../core/with-fields.js';
 import type { StreamResponse, Task, TaskState, TaskStatus } from '../../core/schemas/index.js';
 import { TaskTransitionError, batchProblem, isTerminal } from '../../core/task-state.js';
 import { decodePageToken, encodePageToken, withinBytes } from '../paging.js';
@@ -387,15 +388,13 @@ export class SqliteTaskStore implements TaskStore, PushConfigStore {
     const finished = status ? isTerminal(status.state) : false;
     const advanced = { id: taskId, expected: expectedSeq, seq, now: Date.now() };
     const changed = status
-      ? this.sql.advanceStatus.run({
-          id: taskId,
-          expected: expectedSeq,
-          seq,
-          now: advanced.now,
-          state: status.state,
-          statusTs: status.timestamp ?? '',
-          finished: finished ? 1 : 0,
-        })
+      ? this.sql.advanceStatus.run(
+          withFields(advanced, {
+            state: status.state,
+            statusTs: status.timestamp ?? '',
+            finished: finished ? 1 : 0,
+          }),
+        )
       : this.sql.advance.run(advanced);
     if (changed.changes !== 1) throw new ConcurrencyError(taskId, expectedSeq, head.seq);
     this.indexMessage(scope, taskId, options, advanced.now);
