@@ -9,15 +9,15 @@
  *
  * Reads: a checkpoint (the task as of `snapshot_seq`: the creation event at seq 1 until one is
  * rewritten, then a row of its own table, so that the per-event UPDATE never rewrites it) plus
- * the log after it, replayed onto a TaskProjection. Projections of
- * recently used tasks stay in an LRU and appends advance them in place, so the server's hot path
- * (append, then read the task it runs) never replays. Writes of one event-loop turn share one
- * transaction (write-batch.ts). The checkpoint is rewritten (a) once, when the task finishes more
- * than 16 events after it, so finished tasks (most of ListTasks and GetTask) load from one row
- * and a short replay, and
- * (b) when the events after it outnumber both `checkpointEvents` and the events before it: this
- * geometric spacing keeps all checkpoint writes O(final task size), O(1) amortized per event,
- * and bounds a cold read to replaying at most half the log.
+ * the log after it, replayed onto a TaskProjection. Projections of recently used tasks stay in an
+ * LRU and appends advance them in place, so the server's hot path (append, then read the task it
+ * runs) never replays. Writes of one event-loop turn share one transaction (write-batch.ts), and
+ * so do its message-index lookups (read-batch.ts). The checkpoint is rewritten (a) once, when the
+ * task finishes more than 16 events after it, so finished tasks (most of ListTasks and GetTask)
+ * load from one row and a short replay, and (b) when the events after it outnumber both
+ * `checkpointEvents` and the events before it: this geometric spacing keeps all checkpoint writes
+ * O(final task size), O(1) amortized per event, and bounds a cold read to replaying at most half
+ * the log.
  */
 import type Database from 'better-sqlite3';
 import { A2AError } from '../../core/errors.js';
@@ -48,6 +48,7 @@ import { Projections, type Projected } from './projections.js';
 import { SqliteLeases } from './leases.js';
 import { registerPresence, type Presence } from './process-lock.js';
 import { WriteBatch } from './write-batch.js';
+import { ReadBatch } from './read-batch.js';
 import { SqlitePushConfigs } from './push-configs.js';
 import { SqlitePushOutbox } from './push-outbox.js';
 import {
@@ -89,6 +90,7 @@ export class SqliteTaskStore implements TaskStore, PushConfigStore {
   private readonly checkpointEvents: number;
   private readonly timer: ReturnType<typeof setInterval> | undefined;
   private readonly batch: WriteBatch;
+  private readonly lookups: ReadBatch;
   private readonly purgeTx;
   private readonly readTx;
   /** Push configs, the push outbox and ownership leases, in the same file. */
@@ -100,6 +102,7 @@ export class SqliteTaskStore implements TaskStore, PushConfigStore {
     this.projections = new Projections(this.sql, options.cacheSize ?? 1_000);
     this.push = new SqlitePushConfigs(this.db);
     this.batch = new WriteBatch(this.db);
+    this.lookups = new ReadBatch(this.db);
     this.leases = new SqliteLeases(this.db, this.batch, Date.now, this.owned);
     this.presence = registerPresence(this.db.name);
     this.checkpointEvents = Math.max(1, options.checkpointEvents ?? 1_000);
@@ -227,15 +230,18 @@ export class SqliteTaskStore implements TaskStore, PushConfigStore {
     });
   }
 
-  async findByMessageId(scope: Scope, messageId: string): Promise<IndexedMessage | undefined> {
-    const row = this.sql.findMessage.get(scope.tenant, scope.owner, messageId);
-    return (
-      row && {
-        taskId: row.task_id,
-        fingerprint: row.fingerprint,
-        ageMs: row.indexed_at > 0 ? Math.max(0, Date.now() - row.indexed_at) : Infinity,
-      }
-    );
+  findByMessageId(scope: Scope, messageId: string): Promise<IndexedMessage | undefined> {
+    // The lookups of the sends of one turn share one read transaction (read-batch.ts).
+    return this.lookups.run(() => {
+      const row = this.sql.findMessage.get(scope.tenant, scope.owner, messageId);
+      return (
+        row && {
+          taskId: row.task_id,
+          fingerprint: row.fingerprint,
+          ageMs: row.indexed_at > 0 ? Math.max(0, Date.now() - row.indexed_at) : Infinity,
+        }
+      );
+    });
   }
 
   async delete(scope: Scope, taskId: string): Promise<void> {
@@ -288,7 +294,10 @@ export class SqliteTaskStore implements TaskStore, PushConfigStore {
   }
 
   async close(): Promise<void> {
-    if (this.db.open) this.batch.flush(); // writes already asked for are kept
+    if (this.db.open) {
+      this.batch.flush(); // writes already asked for are kept
+      this.lookups.flush(); // and lookups asked for are answered
+    }
     this.presence.release();
     if (this.timer) clearInterval(this.timer);
     if (this.owned && this.db.open) this.db.close();
