@@ -49,6 +49,7 @@ import { SqliteLeases } from './leases.js';
 import { registerPresence, type Presence } from './process-lock.js';
 import { WriteBatch } from './write-batch.js';
 import { ReadBatch } from './read-batch.js';
+import { WalSync } from './wal-sync.js';
 import { SqlitePushConfigs } from './push-configs.js';
 import { SqlitePushOutbox } from './push-outbox.js';
 import {
@@ -91,6 +92,7 @@ export class SqliteTaskStore implements TaskStore, PushConfigStore {
   private readonly timer: ReturnType<typeof setInterval> | undefined;
   private readonly batch: WriteBatch;
   private readonly lookups: ReadBatch;
+  private readonly walSync: WalSync | undefined;
   private readonly purgeTx;
   private readonly readTx;
   /** Push configs, the push outbox and ownership leases, in the same file. */
@@ -101,7 +103,9 @@ export class SqliteTaskStore implements TaskStore, PushConfigStore {
     this.sql = prepareStatements(this.db);
     this.projections = new Projections(this.sql, options.cacheSize ?? 1_000);
     this.push = new SqlitePushConfigs(this.db);
-    this.batch = new WriteBatch(this.db);
+    // A file's WAL is synced in the background between checkpoints (wal-sync.ts).
+    this.walSync = this.db.memory ? undefined : new WalSync(`${this.db.name}-wal`);
+    this.batch = new WriteBatch(this.db, this.walSync?.committed);
     this.lookups = new ReadBatch(this.db);
     this.leases = new SqliteLeases(this.db, this.batch, Date.now, this.owned);
     this.presence = registerPresence(this.db.name);
@@ -298,6 +302,7 @@ export class SqliteTaskStore implements TaskStore, PushConfigStore {
       this.batch.flush(); // writes already asked for are kept
       this.lookups.flush(); // and lookups asked for are answered
     }
+    this.walSync?.close();
     this.presence.release();
     if (this.timer) clearInterval(this.timer);
     if (this.owned && this.db.open) this.db.close();

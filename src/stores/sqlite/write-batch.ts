@@ -30,7 +30,11 @@ export class WriteBatch {
   /** Runs one write in a transaction of its own (the fallback). */
   private readonly alone: (run: () => unknown) => unknown;
 
-  constructor(private readonly db: Database.Database) {
+  constructor(
+    private readonly db: Database.Database,
+    /** Told after each commit (wal-sync.ts). */
+    private readonly afterCommit?: () => void,
+  ) {
     const tx = db.transaction((run: () => unknown) => run());
     this.alone = (run) => tx.immediate(run);
   }
@@ -58,6 +62,7 @@ export class WriteBatch {
       if (this.db.open && this.db.inTransaction) this.db.exec('ROLLBACK');
       outcomes = batch.map((write) => this.attempt(() => this.alone(write.run)));
     }
+    this.afterCommit?.();
     batch.forEach((write, i) => {
       const outcome = outcomes[i] as Outcome;
       if (outcome.ok) write.resolve(outcome.value);
