@@ -72,6 +72,20 @@ describe('ReadBatch', () => {
     expect(await Promise.all(asked)).toEqual([10, 2]);
   });
 
+  it('still answers every read when the shared transaction cannot be opened or ended', async () => {
+    const { batch, find } = setup();
+    const exec = db.exec.bind(db);
+    for (const refused of ['BEGIN', 'COMMIT']) {
+      db.exec = (sql: string) => {
+        if (sql === refused) throw new Error(`${refused} refused`);
+        return exec(sql);
+      };
+      const asked = [batch.run(() => find.get('a')?.v), batch.run(() => find.get('c')?.v)];
+      expect(await Promise.all(asked)).toEqual([1, 3]);
+      expect(db.inTransaction).toBe(false);
+    }
+  });
+
   it('rejects, rather than leaving waiting, the reads of a connection closed before the turn ended', async () => {
     const { batch, find } = setup();
     const asked = batch.run(() => find.get('a')?.v);

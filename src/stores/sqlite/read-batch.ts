@@ -40,19 +40,26 @@ export class ReadBatch {
     if (batch.length === 0) return;
     this.queue = [];
     const { db } = this;
-    // Inside a transaction already (a caller's own), the reads simply join it.
-    const own = db.open && !db.inTransaction && batch.length > 1;
-    if (own) db.exec('BEGIN');
-    try {
-      for (const read of batch) {
-        try {
-          read.resolve(read.run());
-        } catch (error) {
-          read.reject(error);
-        }
+    // Inside a transaction already (a caller's own), the reads simply join it. A failure to open
+    // or end the shared transaction must not leave a read unanswered nor escape the turn.
+    const own = db.open && !db.inTransaction && batch.length > 1 && this.exec('BEGIN');
+    for (const read of batch) {
+      try {
+        read.resolve(read.run());
+      } catch (error) {
+        read.reject(error);
       }
-    } finally {
-      if (own && db.inTransaction) db.exec('COMMIT');
     }
+    if (own && db.inTransaction && !this.exec('COMMIT')) this.exec('ROLLBACK');
   };
+
+  /** Runs a transaction statement; false when it failed (the reads then run each on its own). */
+  private exec(sql: string): boolean {
+    try {
+      this.db.exec(sql);
+      return true;
+    } catch {
+      return false;
+    }
+  }
 }
