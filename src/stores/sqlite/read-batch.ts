@@ -9,36 +9,16 @@
  * (`setImmediate`), as the writes of write-batch.ts are committed.
  */
 import type Database from 'better-sqlite3';
-
-interface Pending {
-  readonly run: () => unknown;
-  readonly resolve: (value: unknown) => void;
-  readonly reject: (error: unknown) => void;
-}
+import { TurnBatch, type Pending } from './turn-batch.js';
 
 /** Runs reads in shared read transactions, one per event-loop turn. */
-export class ReadBatch {
-  private queue: Pending[] = [];
-  private scheduled = false;
-
-  constructor(private readonly db: Database.Database) {}
-
-  /** Runs `read` (synchronous SQL) at the end of this turn, with the turn's other reads. */
-  run<T>(read: () => T): Promise<T> {
-    return new Promise<T>((resolve, reject) => {
-      this.queue.push({ run: read, resolve: resolve as (value: unknown) => void, reject });
-      if (this.scheduled) return;
-      this.scheduled = true;
-      setImmediate(this.flush);
-    });
+export class ReadBatch extends TurnBatch {
+  constructor(private readonly db: Database.Database) {
+    super();
   }
 
-  /** Runs what is queued now; each read fails on its own. */
-  readonly flush = (): void => {
-    this.scheduled = false;
-    const batch = this.queue;
-    if (batch.length === 0) return;
-    this.queue = [];
+  /** The turn's reads in one read transaction; each fails on its own. */
+  protected runBatch(batch: readonly Pending[]): void {
     const { db } = this;
     // Inside a transaction already (a caller's own), the reads simply join it. A failure to open
     // or end the shared transaction must not leave a read unanswered nor escape the turn.
@@ -51,7 +31,7 @@ export class ReadBatch {
       }
     }
     if (own && db.inTransaction && !this.exec('COMMIT')) this.exec('ROLLBACK');
-  };
+  }
 
   /** Runs a transaction statement; false when it failed (the reads then run each on its own). */
   private exec(sql: string): boolean {

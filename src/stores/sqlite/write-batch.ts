@@ -14,19 +14,12 @@
  * savepoint around every write, which measured at a third of the store's cost per task.
  */
 import type Database from 'better-sqlite3';
-
-interface Pending {
-  readonly run: () => unknown;
-  readonly resolve: (value: unknown) => void;
-  readonly reject: (error: unknown) => void;
-}
+import { TurnBatch, type Pending } from './turn-batch.js';
 
 type Outcome = { ok: true; value: unknown } | { ok: false; error: unknown };
 
 /** Runs writes in shared transactions, one per event-loop turn. */
-export class WriteBatch {
-  private queue: Pending[] = [];
-  private scheduled = false;
+export class WriteBatch extends TurnBatch {
   /** Runs one write in a transaction of its own (the fallback). */
   private readonly alone: (run: () => unknown) => unknown;
 
@@ -35,26 +28,13 @@ export class WriteBatch {
     /** Told after each commit (wal-sync.ts). */
     private readonly afterCommit?: () => void,
   ) {
+    super();
     const tx = db.transaction((run: () => unknown) => run());
     this.alone = (run) => tx.immediate(run);
   }
 
-  /** Runs `write` (synchronous SQL) in the next batch; resolves once it is committed. */
-  run<T>(write: () => T): Promise<T> {
-    return new Promise<T>((resolve, reject) => {
-      this.queue.push({ run: write, resolve: resolve as (value: unknown) => void, reject });
-      if (this.scheduled) return;
-      this.scheduled = true;
-      setImmediate(() => this.flush());
-    });
-  }
-
-  /** Runs what is queued now (also on close, so nothing queued is lost). */
-  flush(): void {
-    this.scheduled = false;
-    const batch = this.queue;
-    if (batch.length === 0) return;
-    this.queue = [];
+  /** The turn's writes in one transaction, each acknowledged once it is committed. */
+  protected runBatch(batch: readonly Pending[]): void {
     let outcomes: Outcome[];
     try {
       outcomes = this.together(batch);
