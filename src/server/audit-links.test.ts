@@ -12,6 +12,7 @@ import type { Task } from '../core/schemas/index.js';
 import { AUDIT_EXTENSION, checkChain, exportLines } from '../security/audit-chain.js';
 import { canonicalize } from '../security/jcs.js';
 import { SqliteTaskStore } from '../stores/sqlite/task-store.js';
+import { rowLines, type EventRow } from '../stores/sqlite/event-rows.js';
 import { LiveTask, type TaskEntry } from '../stores/memory/task-entry.js';
 import { MemoryTaskStore } from '../stores/memory/task-store.js';
 import type { Scope, TaskStore } from '../stores/types.js';
@@ -116,9 +117,14 @@ describe('the audit chain hashed on write (SQLite)', () => {
     const s = server(store);
     for (const text of ['hi', 'lone']) {
       const task = await send(s, text);
-      const rows = store.db
+      const stored = store.db
         .prepare('SELECT seq, event, hash FROM events WHERE task_id = ? ORDER BY seq')
-        .all(task.id) as { seq: number; event: string; hash: string | null }[];
+        .all(task.id) as EventRow[];
+      // The creation, then the agent's burst in one row of one event per line.
+      expect(stored.map((r) => r.seq)).toEqual([1, 4]);
+      const rows = stored
+        .flatMap(rowLines)
+        .map(({ seq, text, hash }) => ({ seq, event: text, hash }));
       expect(rows.map((r) => r.seq)).toEqual([1, 2, 3, 4]);
       const trail = await trailOf(s, task.id);
       expect(rows.map((r) => r.hash)).toEqual(trail.links.map((l) => l.hash));

@@ -158,6 +158,16 @@ export const SQLITE_MIGRATIONS: readonly SqliteMigration[] = [
       CREATE INDEX request_when_pending ON request_when (status, created_at);
     `,
   },
+  {
+    version: 9,
+    name: 'one log row per write',
+    sql: `
+      -- No change to the tables: from this version an events row may hold the events of one
+      -- write, one JSON text per line, keyed by the last one's seq (src/stores/sqlite/event-rows.ts).
+      -- Rows written before hold one event each and read the same. The version keeps an older
+      -- a2a-kit, which would read such a row as one event, from opening the file.
+    `,
+  },
 ];
 
 /** The schema version this code writes. */

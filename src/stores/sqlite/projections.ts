@@ -6,6 +6,7 @@ import { A2AError } from '../../core/errors.js';
 import type { StreamResponse, Task } from '../../core/schemas/index.js';
 import { TaskProjection } from '../../core/task-state.js';
 import { Lru } from './lru.js';
+import { rowLines } from './event-rows.js';
 import type { HeadRow, Statements } from './statements.js';
 
 /** A projection and the seq of the last event applied to it. */
@@ -100,8 +101,11 @@ export class Projections {
     try {
       if (cached.seq < head.seq) {
         for (const row of this.sql.eventsAfter.iterate(taskId, cached.seq, head.seq - cached.seq)) {
-          cached.projection.apply(JSON.parse(row.event) as StreamResponse);
-          cached.seq = row.seq;
+          for (const { seq, text } of rowLines(row)) {
+            if (seq <= cached.seq) continue; // a row may start before the checkpoint
+            cached.projection.apply(JSON.parse(text) as StreamResponse);
+            cached.seq = seq;
+          }
         }
       }
     } catch (error) {

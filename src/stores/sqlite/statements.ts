@@ -4,6 +4,7 @@
  */
 import type BetterSqlite3 from 'better-sqlite3';
 import type { TaskQuery } from '../types.js';
+import type { EventRow } from './event-rows.js';
 
 /** What the store checks before reading or writing a task. */
 export interface HeadRow {
@@ -12,14 +13,6 @@ export interface HeadRow {
   seq: number;
   snapshot_seq: number;
   created_at: number;
-}
-
-/** One log entry as stored. */
-export interface EventRow {
-  seq: number;
-  event: string;
-  /** Its audit chain hash (NULL when audit was off). */
-  hash: string | null;
 }
 
 /** One ListTasks row before its snapshot is loaded. */
@@ -143,7 +136,10 @@ export function prepareStatements(db: BetterSqlite3.Database): Statements {
        ON CONFLICT (task_id) DO UPDATE SET snapshot = excluded.snapshot`,
     ),
     checkpointSeq: db.prepare('UPDATE tasks SET snapshot_seq = ? WHERE id = ?'),
+    // One row per write, keyed by its last event's seq (event-rows.ts).
     insertEvent: db.prepare('INSERT INTO events (task_id, seq, event, hash) VALUES (?, ?, ?, ?)'),
+    // The rows holding events after a seq; as each holds at least one, `limit` rows hold at
+    // least `limit` events.
     eventsAfter: db.prepare(
       'SELECT seq, event, hash FROM events WHERE task_id = ? AND seq > ? ORDER BY seq LIMIT ?',
     ),

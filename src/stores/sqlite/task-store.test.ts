@@ -14,7 +14,9 @@ import {
   uniqueId,
   userText,
 } from '../../testing/store-fixtures.js';
+import type { Task } from '../../core/schemas/index.js';
 import { TaskTransitionError } from '../../core/task-state.js';
+import { SQLITE_PAGE_SIZE } from './connection.js';
 import { SQLITE_SCHEMA_VERSION } from './migrations.js';
 import { SqliteTaskStore, type SqliteTaskStoreOptions } from './task-store.js';
 
@@ -267,6 +269,81 @@ describe('SqliteTaskStore', () => {
     expect((await reopened.list(other, { pageSize: 10, maxBytes: 1_000_000 })).tasks).toHaveLength(
       2,
     );
+  });
+
+  it('writes the events of one write in one log row, and reads files with a row per event', async () => {
+    const path = dbFile();
+    const store = open({ path });
+    const { scope } = freshScopes();
+    const [task, legacy] = [newTask({}), newTask({})];
+    // A creation with its burst, a write of three events, a write of one.
+    const writes = (t: Task) => {
+      const chunk = (i: number) => artifactEvent(t, textArtifact('a', `c${i}`), { append: i > 1 });
+      const done = statusEvent(t, 'TASK_STATE_COMPLETED', { timestamp: at(9) });
+      return [
+        [statusEvent(t, 'TASK_STATE_WORKING'), chunk(1)],
+        [chunk(2), chunk(3), chunk(4)],
+        [done],
+      ];
+    };
+    const [burst, three, one] = writes(task);
+    let seq = await store.createWith(scope, task, burst ?? []);
+    seq = await store.append(scope, task.id, three ?? [], seq);
+    await store.append(scope, task.id, one ?? [], seq);
+    const rows = (db: Database.Database, id: string) =>
+      db.prepare('SELECT seq FROM events WHERE task_id = ? ORDER BY seq').pluck().all(id);
+    expect(rows(store.db, task.id)).toEqual([1, 3, 6, 7]);
+
+    // What schema version 8 wrote: one row per event, here for a second task.
+    await store.create(scope, legacy);
+    await store.close();
+    const raw = new Database(path);
+    const insert = raw.prepare('INSERT INTO events (task_id, seq, event) VALUES (?, ?, ?)');
+    const legacyEvents = writes(legacy).flat();
+    legacyEvents.forEach((event, i) => insert.run(legacy.id, i + 2, JSON.stringify(event)));
+    raw
+      .prepare("UPDATE tasks SET seq = 7, state = 'TASK_STATE_COMPLETED' WHERE id = ?")
+      .run(legacy.id);
+    raw.pragma('user_version = 8');
+    raw.close();
+
+    // Reopened with no cache: every read replays the log from the creation event.
+    const reopened = open({ path, cacheSize: 0 });
+    expect(reopened.db.pragma('user_version', { simple: true })).toBe(SQLITE_SCHEMA_VERSION);
+    expect(rows(reopened.db, legacy.id)).toEqual([1, 2, 3, 4, 5, 6, 7]);
+    const log = [{ task }, ...writes(task).flat()].map((event, i) => ({ seq: i + 1, event }));
+    expect(await reopened.events(scope, task.id, 0)).toStrictEqual(log);
+    // Pages that start and end inside a row.
+    expect(await reopened.events(scope, task.id, 2, 2)).toStrictEqual(log.slice(2, 4));
+    expect(await reopened.events(scope, task.id, 4, 1)).toStrictEqual(log.slice(4, 5));
+    expect(await reopened.events(scope, task.id, 5)).toStrictEqual(log.slice(5));
+    const legacyLog = [{ task: legacy }, ...legacyEvents].map((event, i) => ({
+      seq: i + 1,
+      event,
+    }));
+    expect(await reopened.events(scope, legacy.id, 0)).toStrictEqual(legacyLog);
+    expect(await reopened.events(scope, legacy.id, 3, 2)).toStrictEqual(legacyLog.slice(3, 5));
+    for (const t of [task, legacy]) {
+      const read = (await reopened.get(scope, t.id))?.task;
+      expect(read?.status.state).toBe('TASK_STATE_COMPLETED');
+      expect(read?.artifacts?.[0]?.parts).toEqual([1, 2, 3, 4].map((i) => ({ text: `c${i}` })));
+    }
+  });
+
+  it('creates files with 8 KiB pages and keeps the page size of an existing file', async () => {
+    const fresh = open({ path: dbFile() });
+    expect(fresh.db.pragma('page_size', { simple: true })).toBe(SQLITE_PAGE_SIZE);
+    const path = dbFile();
+    const raw = new Database(path);
+    raw.pragma('page_size = 4096');
+    raw.exec('CREATE TABLE other (x)');
+    raw.close();
+    const existing = open({ path });
+    expect(existing.db.pragma('page_size', { simple: true })).toBe(4096);
+    const { scope } = freshScopes();
+    const task = newTask({});
+    await existing.create(scope, task);
+    expect((await existing.get(scope, task.id))?.task).toStrictEqual(task);
   });
 
   it('spaces checkpoints of a running task geometrically', async () => {

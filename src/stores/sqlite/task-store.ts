@@ -1,14 +1,15 @@
 /**
  * SQLite TaskStore on better-sqlite3 (WAL, synchronous=NORMAL): survives restarts and crashes of
- * the process with no server to install. Per event the write is one INSERT into the log plus a
- * small UPDATE of the task's row (scalars only) guarded by the optimistic seq check, in one
- * transaction; nothing proportional to the task's size is written. A creation may carry the
- * agent's first burst (`createWith`): the row is inserted at the state after it, with the lease
- * when the task still runs, so a blocking send its agent finishes at once is one write of each
- * row; its answer comes from the projection that write left (`GetOptions.written`).
+ * the process with no server to install. A write is one INSERT into the log (its events in one
+ * row, event-rows.ts) plus a small UPDATE of the task's row (scalars only) guarded by the
+ * optimistic seq check, in one transaction; nothing proportional to the task's size is
+ * written. A creation may carry the agent's first burst (`createWith`): the row is inserted at
+ * the state after it, with the lease when the task still runs, so a blocking send its agent
+ * finishes at once is one write of each row (and two log rows, the creation and the burst); its
+ * answer comes from the projection that write left (`GetOptions.written`).
  *
  * Reads: a checkpoint (the task as of `snapshot_seq`: the creation event at seq 1 until one is
- * rewritten, then a row of its own table, so that the per-event UPDATE never rewrites it) plus
+ * rewritten, then a row of its own table, so that the per-write UPDATE never rewrites it) plus
  * the log after it, replayed onto a TaskProjection. Projections of recently used tasks stay in an
  * LRU and appends advance them in place, so the server's hot path (append, then read the task it
  * runs) never replays. Writes of one event-loop turn share one transaction (write-batch.ts), and
@@ -50,6 +51,7 @@ import { registerPresence, type Presence } from './process-lock.js';
 import { WriteBatch } from './write-batch.js';
 import { ReadBatch } from './read-batch.js';
 import { WalSync } from './wal-sync.js';
+import { eventRow, rowLines } from './event-rows.js';
 import { SqlitePushConfigs } from './push-configs.js';
 import { SqlitePushOutbox } from './push-outbox.js';
 import {
@@ -193,19 +195,17 @@ export class SqliteTaskStore implements TaskStore, PushConfigStore {
     return this.read(() => {
       if (!this.sql.head.get(taskId, scope.tenant, scope.owner)) return [];
       const page: LogEntry[] = [];
+      const max = Math.max(0, limit);
       let bytes = 0;
-      for (const row of this.sql.eventsAfter.iterate(
-        taskId,
-        Math.max(0, afterSeq),
-        Math.max(0, limit),
-      )) {
-        // Counted before parsing: the page ends with the row that reaches maxBytes.
-        if (bytes >= maxBytes) break;
-        bytes += row.event.length;
-        const event = JSON.parse(row.event) as StreamResponse;
-        page.push(
-          row.hash === null ? { seq: row.seq, event } : { seq: row.seq, event, hash: row.hash },
-        );
+      rows: for (const row of this.sql.eventsAfter.iterate(taskId, Math.max(0, afterSeq), max)) {
+        for (const { seq, text, hash } of rowLines(row)) {
+          if (seq <= afterSeq) continue; // a row may start before the page
+          // Counted before parsing: the page ends with the entry that reaches maxBytes.
+          if (bytes >= maxBytes || page.length >= max) break rows;
+          bytes += text.length;
+          const event = JSON.parse(text) as StreamResponse;
+          page.push(hash === null ? { seq, event } : { seq, event, hash });
+        }
       }
       return page;
     });
@@ -358,13 +358,15 @@ export class SqliteTaskStore implements TaskStore, PushConfigStore {
       }
       throw error;
     }
-    // The creation event is the first checkpoint: snapshots gets a row once one is rewritten.
-    // The chain's canonical texts, where it wrote them, are the events' JSON: no second stringify.
+    // The creation event is the first checkpoint, in a row of its own: snapshots gets a row once
+    // one is rewritten. The chain's canonical texts, where it wrote them, are the events' JSON:
+    // no second stringify. The burst after it is one more row (event-rows.ts).
     const first = texts?.[0] ?? `{"task":${JSON.stringify(task)}}`;
     this.sql.insertEvent.run(task.id, 1, first, chain?.[0] ?? null);
-    for (let i = 0; i < events.length; i++) {
-      const body = texts?.[i + 1] ?? JSON.stringify(events[i]);
-      this.sql.insertEvent.run(task.id, i + 2, body, chain?.[i + 1] ?? null);
+    if (events.length > 0) {
+      const bodies = events.map((event, i) => texts?.[i + 1] ?? JSON.stringify(event));
+      const row = eventRow(bodies, chain?.slice(1));
+      this.sql.insertEvent.run(task.id, created.seq, row.event, row.hash);
     }
     this.indexMessage(scope, task.id, options, now);
     this.checkpointIfDue(task.id, 1, created.seq, finished, () => created.projection.task);
@@ -391,13 +393,20 @@ export class SqliteTaskStore implements TaskStore, PushConfigStore {
     const { push } = options;
     let pushed = 0;
     const { chain, texts } = options;
+    const bodies: string[] = [];
     for (let i = 0; i < events.length; i++) {
       const event = events[i] as StreamResponse;
       const body = texts?.[i] ?? JSON.stringify(event);
-      this.sql.insertEvent.run(taskId, ++seq, body, chain?.[i] ?? null);
+      bodies.push(body);
       if (push?.select(event)) {
-        pushed += this.pushOutbox().fanOut(taskId, seq, body, options.trace);
+        pushed += this.pushOutbox().fanOut(taskId, seq + i + 1, body, options.trace);
       }
+    }
+    seq += events.length;
+    if (bodies.length > 0) {
+      // The write's events in one row (event-rows.ts).
+      const row = eventRow(bodies, chain);
+      this.sql.insertEvent.run(taskId, seq, row.event, row.hash);
     }
     const finished = status ? isTerminal(status.state) : false;
     const advanced = { id: taskId, expected: expectedSeq, seq, now: Date.now() };
