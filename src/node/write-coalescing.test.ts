@@ -58,7 +58,7 @@ describe('WriteCoalescer', () => {
     expect(done).toEqual(['first', 'next turn']);
   });
 
-  it('flushes on setImmediate by default: after the I/O callbacks of the turn', async () => {
+  it('flushes at the end of the turn by default: after its I/O callbacks (turn-end.ts)', async () => {
     const coalescer = new WriteCoalescer(fail);
     const done: string[] = [];
     coalescer.later(() => done.push('write'));

@@ -1,8 +1,10 @@
 /**
  * The replies written within one turn of the event loop leave together: the listener hands each
  * reply's socket write (a whole reply, an SSE burst, a stream's end) to a {@link WriteCoalescer},
- * which makes them all when the turn's I/O callbacks are done (`setImmediate`: the loop's check
- * phase, right after the poll phase that read the requests, so an idle server adds no wait).
+ * which makes them all when the turn's I/O callbacks are done (the loop's check phase, right
+ * after the poll phase that read the requests, so an idle server adds no wait), after the store
+ * work of the turn (src/core/turn-end.ts), so that replies a commit of this turn lets go leave
+ * with the others.
  *
  * Why: on Linux the `writev` that sends a reply over a local connection also runs the reader's
  * side and wakes the reader if it sleeps. A client woken once per reply makes the server pay a
@@ -13,6 +15,8 @@
  * backpressure are unchanged; a reply leaves at the end of the turn that made it instead of at
  * once.
  */
+
+import { TurnStage, atTurnEnd } from '../core/turn-end.js';
 
 /** Socket writes held until the end of the event loop's turn. */
 export class WriteCoalescer {
@@ -33,9 +37,9 @@ export class WriteCoalescer {
   constructor(
     /** What a write that throws is reported to (the listener logs it as an internal error). */
     private readonly onError: (error: unknown) => void,
-    /** Calls `flush` once the turn's I/O is handled (default: `setImmediate`). */
+    /** Calls `flush` once the turn's I/O is handled (default: the turn's replies stage). */
     private readonly schedule: (flush: () => void) => void = (flush) => {
-      setImmediate(flush);
+      atTurnEnd(TurnStage.replies, flush);
     },
   ) {}
 

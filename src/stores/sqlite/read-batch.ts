@@ -5,16 +5,18 @@
  * lookup costs inside a transaction. The message-index lookups of the sends that arrive in one
  * turn share one transaction instead (`SqliteTaskStore.findByMessageId`).
  *
- * A read joins the batch of the turn it is asked in and is answered at the end of that turn
- * (`setImmediate`), as the writes of write-batch.ts are committed.
+ * A read joins the batch of the turn it is asked in and is answered at the end of that turn,
+ * before the writes of write-batch.ts are committed (src/core/turn-end.ts).
  */
 import type Database from 'better-sqlite3';
+import { TurnStage } from '../../core/turn-end.js';
 import { TurnBatch, type Pending } from './turn-batch.js';
 
 /** Runs reads in shared read transactions, one per event-loop turn. */
 export class ReadBatch extends TurnBatch {
   constructor(private readonly db: Database.Database) {
-    super();
+    // Before the writes of the turn: the writes a lookup's answer leads to join this turn's.
+    super(TurnStage.reads);
   }
 
   /** The turn's reads in one read transaction; each fails on its own. */

@@ -330,6 +330,25 @@ describe('SqliteTaskStore', () => {
     }
   });
 
+  it("commits the write a lookup's answer leads to in the turn the lookup is answered", async () => {
+    const store = open({ path: dbFile() });
+    const { scope } = freshScopes();
+    const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
+    await nextTurn(); // nothing of the store's opening is left in the turn
+    const order: string[] = [];
+    const task = newTask({});
+    const sent = store.findByMessageId(scope, 'm-turn').then(async (found) => {
+      order.push(found === undefined ? 'looked up' : 'found');
+      await store.createWith(scope, task, [], { messageId: 'm-turn' });
+      order.push('committed');
+    });
+    setImmediate(() => order.push('next immediate'));
+    await sent;
+    await nextTurn();
+    expect(order).toEqual(['looked up', 'committed', 'next immediate']);
+    expect((await store.findByMessageId(scope, 'm-turn'))?.taskId).toBe(task.id);
+  });
+
   it('creates files with 8 KiB pages and keeps the page size of an existing file', async () => {
     const fresh = open({ path: dbFile() });
     expect(fresh.db.pragma('page_size', { simple: true })).toBe(SQLITE_PAGE_SIZE);

@@ -6,7 +6,7 @@
  * row and several index pages. Concurrent tasks change the same few pages (the newest entries of
  * each index), so one commit per batch writes each page once instead of once per write: under
  * concurrency the cost per write drops several times, and a lone write waits only for the end
- * of the current turn (`setImmediate`).
+ * of the current turn (src/core/turn-end.ts).
  *
  * When a write throws, the whole batch is rolled back and every write of it runs again in its
  * own transaction, so each one succeeds or fails on its own and no write is half done. Writes
@@ -14,6 +14,7 @@
  * savepoint around every write, which measured at a third of the store's cost per task.
  */
 import type Database from 'better-sqlite3';
+import { TurnStage } from '../../core/turn-end.js';
 import { TurnBatch, type Pending } from './turn-batch.js';
 
 type Outcome = { ok: true; value: unknown } | { ok: false; error: unknown };
@@ -28,7 +29,7 @@ export class WriteBatch extends TurnBatch {
     /** Told after each commit (wal-sync.ts). */
     private readonly afterCommit?: () => void,
   ) {
-    super();
+    super(TurnStage.writes);
     const tx = db.transaction((run: () => unknown) => run());
     this.alone = (run) => tx.immediate(run);
   }
