@@ -26,6 +26,10 @@ describe('log rows of one write (event-rows.ts)', () => {
       [2, null],
       [3, null],
     ]);
+    // Only the events after a seq, when the row starts before it.
+    expect(rowLines({ seq: 12, ...row }, 10).map((l) => l.seq)).toEqual([11, 12]);
+    expect(rowLines({ seq: 12, ...row }, 12)).toEqual([]);
+    expect(rowLines({ seq: 12, ...row }, 3).map((l) => l.seq)).toEqual([10, 11, 12]);
     // A chain shorter than the events leaves the others without a link.
     const partial = eventRow(texts, ['h1']);
     expect(rowLines({ seq: 3, ...partial }).map((l) => l.hash)).toEqual(['h1', null, null]);

@@ -39,10 +39,14 @@ export interface RowLine {
   readonly hash: string | null;
 }
 
-/** The events of a row, in order. */
-export function rowLines(row: EventRow): RowLine[] {
+/** The events of a row after `afterSeq`, in order (a row may start before it). */
+export function rowLines(row: EventRow, afterSeq = 0): RowLine[] {
   const texts = row.event.split('\n');
   const hashes = row.hash?.split('\n');
   const first = row.seq - texts.length + 1;
-  return texts.map((text, i) => ({ seq: first + i, text, hash: hashes?.[i] || null }));
+  const lines: RowLine[] = [];
+  for (let i = Math.max(0, afterSeq + 1 - first); i < texts.length; i++) {
+    lines.push({ seq: first + i, text: texts[i] as string, hash: hashes?.[i] || null });
+  }
+  return lines;
 }

@@ -101,8 +101,7 @@ export class Projections {
     try {
       if (cached.seq < head.seq) {
         for (const row of this.sql.eventsAfter.iterate(taskId, cached.seq, head.seq - cached.seq)) {
-          for (const { seq, text } of rowLines(row)) {
-            if (seq <= cached.seq) continue; // a row may start before the checkpoint
+          for (const { seq, text } of rowLines(row, cached.seq)) {
             cached.projection.apply(JSON.parse(text) as StreamResponse);
             cached.seq = seq;
           }

@@ -198,8 +198,7 @@ export class SqliteTaskStore implements TaskStore, PushConfigStore {
       const max = Math.max(0, limit);
       let bytes = 0;
       rows: for (const row of this.sql.eventsAfter.iterate(taskId, Math.max(0, afterSeq), max)) {
-        for (const { seq, text, hash } of rowLines(row)) {
-          if (seq <= afterSeq) continue; // a row may start before the page
+        for (const { seq, text, hash } of rowLines(row, afterSeq)) {
           // Counted before parsing: the page ends with the entry that reaches maxBytes.
           if (bytes >= maxBytes || page.length >= max) break rows;
           bytes += text.length;
